@@ -1,0 +1,3 @@
+from rnwprint.cli import main
+
+raise SystemExit(main())

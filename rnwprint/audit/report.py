@@ -1,0 +1,55 @@
+"""An audit's result: violations by cell id, the score, and game-specific details."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from rnwprint.locale import t
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    cells: tuple[str, ...]
+    message: str
+
+
+@dataclass
+class Report:
+    game: str
+    variant: str
+    source: str
+    score: int
+    violations: list[Violation] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "source": self.source,
+            "valid": self.valid,
+            "score": self.score,
+            "violations": [{"rule": v.rule, "cells": list(v.cells), "message": v.message}
+                           for v in self.violations],
+            "details": self.details,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+    def to_text(self, lang: str) -> str:
+        lines = [t(lang, "audit.file", game=self.game, variant=self.variant, source=self.source)]
+        if self.valid:
+            lines.append(t(lang, "audit.valid"))
+        else:
+            lines.append(t(lang, "audit.violations", count=len(self.violations)))
+            width = max(len(v.rule) for v in self.violations)
+            lines += [f"  {v.rule:<{width}}  {v.message}" for v in self.violations]
+        lines.append(t(lang, "audit.score", score=self.score))
+        return "\n".join(lines)

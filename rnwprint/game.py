@@ -1,0 +1,28 @@
+"""What every game module declares once; the registry in rnwprint.games lists them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rnwprint.audit.entries import Entries
+from rnwprint.audit.report import Report
+from rnwprint.sheet import Sheet
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str
+    variants: tuple[str, ...]
+    layout_version: int
+    build: Callable[[str, str, str], Sheet]  # (variant, lang, page) -> Sheet
+    cell_ids: Callable[[str], frozenset[str]]  # variant -> the ids a typed-in file may use
+    audit: Callable[[Entries, str], Report]  # (entries, lang) -> Report
+    languages: tuple[str, ...] = ("es", "en")
+    counters: dict[str, str] = field(default_factory=dict)  # name -> description
+    allows_guarded: bool = False
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0]

@@ -1,0 +1,23 @@
+"""The one registry of games: the CLI, templates and readers all look games up here."""
+
+from __future__ import annotations
+
+from rnwprint.errors import RnwError
+from rnwprint.game import Game
+from rnwprint.games import twenty_one
+
+GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME,)}
+
+
+def get_game(name: str, where: str = "GAME") -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise RnwError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}", where) from None
+
+
+def check_variant(game: Game, variant: str, where: str = "--variant") -> str:
+    if variant not in game.variants:
+        raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
+                       f"{', '.join(game.variants)} or all", where)
+    return variant
