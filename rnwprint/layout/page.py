@@ -16,7 +16,7 @@ from rnwprint.sheet import Identity, Matrix, Path, Rect, Sheet, Style, Text
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)
 MARKER_MODULE = 2.0  # a 6x6-module ArUco marker is 12 mm wide
-QR_MODULE = 0.7
+QR_MODULE = 0.9  # decodes from a 72 dpi rendering
 GAP = 3.0
 GREY = "#808080"
 _ASSETS = pathlib.Path(__file__).resolve().parent.parent / "assets"
@@ -55,8 +55,7 @@ def page_size(page: str, landscape: bool) -> tuple[float, float]:
 def qr_rows(payload: str) -> tuple[str, ...]:
     import segno
 
-    # A fixed mask skips segno's costly search for the best one; any mask decodes.
-    qr = segno.make(payload, error="m", micro=False, boost_error=False, mask=4)
+    qr = segno.make(payload, error="m", micro=False, boost_error=False)
     return tuple("".join("1" if v else "0" for v in row) for row in qr.matrix)
 
 

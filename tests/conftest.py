@@ -1,0 +1,44 @@
+"""Shared fixtures: the test matrices and a way to run the CLI in-process."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from rnwprint.cli import main
+from rnwprint.games import GAMES
+
+LANGS = ("es", "en")
+PAGES = ("a4", "letter")
+FORMATS = ("pdf", "svg", "png")
+GAME_NAMES = tuple(GAMES)
+
+
+class CliResult:
+    def __init__(self, code: int, out: str, err: str):
+        self.code, self.out, self.err = code, out, err
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run `rnwprint ARGS...` in-process; returns exit code, stdout and stderr."""
+
+    def run(*args: str | pathlib.Path) -> CliResult:
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write a typed-in file into tmp_path and return its path."""
+
+    def _write(name: str, text: str) -> pathlib.Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write

@@ -1,0 +1,152 @@
+"""The command line: commands, default output names, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import stat
+
+import pypdf
+import pytest
+
+from rnwprint.games import GAMES
+
+
+def test_games_lists_every_game_with_variants_and_languages(cli):
+    result = cli("games")
+    assert result.code == 0
+    for game in GAMES.values():
+        line = next(l for l in result.out.splitlines() if l.startswith(game.name))
+        assert ", ".join(game.variants) in line and "es, en" in line
+
+
+def test_sheet_default_name_in_output_folder(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = cli("sheet", "twenty-one", "--variant", "B", "--lang", "en", "--page", "letter")
+    assert result.code == 0
+    path = tmp_path / "output" / "twenty-one_B_en_letter.pdf"
+    assert result.out.strip() == str(pathlib.Path("output") / path.name)
+    assert len(pypdf.PdfReader(path).pages) == 1
+
+
+def test_copies_repeat_pages(cli, tmp_path):
+    out = tmp_path / "c.pdf"
+    assert cli("sheet", "twenty-one", "--copies", "3", "-o", out).code == 0
+    assert len(pypdf.PdfReader(out).pages) == 3
+
+
+def test_svg_and_png_all_variants_one_file_per_page(cli, tmp_path):
+    for fmt in ("svg", "png"):
+        out = tmp_path / f"t.{fmt}"
+        assert cli("sheet", "twenty-one", "--variant", "all", "--format", fmt, "-o", out).code == 0
+        assert sorted(p.name for p in tmp_path.glob(f"t-*.{fmt}")) == [f"t-{v}.{fmt}" for v in "ABCDEF"]
+
+
+def test_template_is_a_valid_blank_sheet(cli, tmp_path):
+    result = cli("template", "twenty-one", "--variant", "D")
+    assert result.code == 0
+    assert "R5C6" in result.out and 'variant = "D"' in result.out
+    path = tmp_path / "blank.toml"
+    path.write_text(result.out)
+    audited = cli("audit", path, "--json")
+    assert audited.code == 0
+    report = json.loads(audited.out)
+    assert report["valid"] and report["score"] == 0 and report["variant"] == "D"
+
+
+def test_audit_json_and_exit_codes(cli, write):
+    good = write("good.toml", 'game = "twenty-one"\n[cells]\nR1C1 = 6\nR1C2 = "X"\n')
+    bad = write("bad.json", json.dumps({"game": "twenty-one", "variant": "E", "cells": {"R1C6": 2}}))
+    result = cli("audit", good, "--json")
+    assert result.code == 0
+    report = json.loads(result.out)
+    assert report["score"] == 7 and report["details"]["rows"][0]["hits"] == 1
+    result = cli("audit", bad, "--json")
+    assert result.code == 1
+    report = json.loads(result.out)
+    assert report["violations"] == [{"rule": "over-field", "cells": ["R1C6"],
+                                     "message": "R1C6: 2 is larger than the field's 1"}]
+    text = cli("audit", bad, "--lang", "es")
+    assert "over-field" in text.out and "Puntuación: 2" in text.out
+
+
+@pytest.mark.parametrize("content, reason", [
+    ('game = "twenty-one"\n[cells\n', "malformed TOML"),
+    ('game = "chess"\n', "unknown game 'chess'"),
+    ('game = "twenty-one"\nvariant = "Z"\n', "unknown variant 'Z'"),
+    ('game = "twenty-one"\n[cells]\nR9C1 = 3\n', "cells.R9C1: unknown cell id"),
+    ('game = "twenty-one"\n[cells]\nR1C1 = "six"\n', "cells.R1C1: 'six' is not a whole number or \"X\""),
+    ('game = "twenty-one"\n[cells]\nR1C1 = 2.5\n', "cells.R1C1: 2.5 is not a whole number"),
+    ('game = "twenty-one"\n[cells]\nR1C1 = [1, 2]\n', "cells.R1C1: [1, 2] is not a single value"),
+    ('game = "twenty-one"\ncolour = "red"\n', "colour: unknown key"),
+    ('[cells]\nR1C1 = 3\n', "game: missing"),
+])
+def test_bad_input_is_one_line_exit_2(cli, write, content, reason):
+    path = write("sheet.toml", content)
+    before = path.read_bytes()
+    result = cli("audit", path)
+    assert result.code == 2
+    assert result.out == ""
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    assert str(path) in lines[0] and reason in lines[0]
+    assert "Traceback" not in result.err
+    assert path.read_bytes() == before
+
+
+def test_malformed_json_names_line(cli, write):
+    path = write("s.json", '{"game": "twenty-one", "cells": {"R1C1": }}')
+    result = cli("audit", path)
+    assert result.code == 2 and "malformed JSON at line 1" in result.err
+
+
+def test_every_problem_of_a_file_reported_at_once(cli, write):
+    path = write("s.toml", 'game = "twenty-one"\n[cells]\nR0C0 = 1\nR1C1 = "?"\n')
+    result = cli("audit", path)
+    assert result.code == 2
+    assert "R0C0" in result.err and "R1C1" in result.err and len(result.err.strip().splitlines()) == 2
+
+
+def test_one_bad_file_does_not_stop_the_others(cli, write):
+    bad = write("bad.toml", "not toml [")
+    good = write("good.toml", 'game = "twenty-one"\n')
+    result = cli("audit", bad, good)
+    assert result.code == 2
+    assert "The sheet follows the rules." in result.out
+
+
+@pytest.mark.parametrize("args, reason", [
+    (("sheet", "chess"), "unknown game 'chess'"),
+    (("sheet", "twenty-one", "--variant", "Q"), "unknown variant 'Q'"),
+    (("sheet", "twenty-one", "--lang", "fr"), "'fr' is not one of"),
+    (("template", "nope"), "unknown game"),
+])
+def test_bad_options_are_one_line_exit_2(cli, args, reason):
+    result = cli(*args)
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1 and reason in result.err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write into read-only folders")
+def test_unwritable_output_folder_is_one_line_exit_2(cli, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    result = cli("sheet", "twenty-one", "-o", locked / "x.pdf")
+    assert result.code == 2 and "cannot write" in result.err
+    assert list(locked.iterdir()) == []
+
+
+def test_output_path_under_a_file_is_one_line_exit_2(cli, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = cli("sheet", "twenty-one", "-o", blocker / "x.pdf")
+    assert result.code == 2 and "cannot write" in result.err and str(blocker) in result.err
+
+
+def test_existing_output_replaced_whole(cli, tmp_path):
+    out = tmp_path / "x.pdf"
+    out.write_bytes(b"old")
+    assert cli("sheet", "twenty-one", "-o", out).code == 0
+    assert out.read_bytes().startswith(b"%PDF") and not list(tmp_path.glob(".*.tmp"))

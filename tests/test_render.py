@@ -1,0 +1,107 @@
+"""Every game x renderer x language x page size: files that open, hold the right text,
+carry a decodable identity and four findable fiducials, and are byte-identical twice."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+
+import cv2
+import numpy as np
+import pypdf
+import pytest
+from PIL import Image
+
+from rnwprint.games import GAMES
+from rnwprint.layout.page import MARGIN, PAGE_SIZES
+from rnwprint.render import render
+from rnwprint.render.png import render_image
+from rnwprint.sheet import Identity, Matrix
+
+from conftest import FORMATS, LANGS, PAGES
+
+ARUCO = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+
+
+def read_identity_and_markers(image: Image.Image) -> tuple[Identity, list[int]]:
+    pixels = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2GRAY)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+    _, ids, _ = ARUCO.detectMarkers(pixels)
+    return Identity.decode(text), sorted(ids.ravel().tolist()) if ids is not None else []
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", PAGES)
+def test_png_carries_identity_qr_and_four_markers(game, lang, page):
+    g = GAMES[game]
+    for variant in g.variants:
+        sheet = g.build(variant, lang, page)
+        identity, markers = read_identity_and_markers(render_image(sheet, dpi=100))
+        assert identity == Identity(game, variant, lang, page, g.layout_version)
+        assert markers == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("page", PAGES)
+def test_furniture_inside_printable_area(game, page):
+    g = GAMES[game]
+    sheet = g.build(g.default_variant, "es", page)
+    assert {round(sheet.width, 1), round(sheet.height, 1)} == {round(v, 1) for v in PAGE_SIZES[page]}
+    markers = [i for i in sheet.items if isinstance(i, Matrix) and len(i.rows) == 6]
+    assert len(markers) == 4
+    for m in markers:
+        size = 6 * m.module
+        assert min(m.x, m.y, sheet.width - m.x - size, sheet.height - m.y - size) >= 8
+    for cell in sheet.cells.values():
+        x0, y0, x1, y1 = cell.bounds
+        assert MARGIN <= x0 and x1 <= sheet.width - MARGIN and MARGIN <= y0 and y1 <= sheet.height - MARGIN
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_same_sheet_gives_same_bytes(game, fmt, lang):
+    g = GAMES[game]
+    first = render([g.build(g.default_variant, lang, "a4")], fmt)
+    second = render([g.build(g.default_variant, lang, "a4")], fmt)
+    assert first == second
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", PAGES)
+def test_pdf_pages_text_and_size(game, lang, page):
+    g = GAMES[game]
+    sheets = [g.build(v, lang, page) for v in g.variants]
+    (pdf,) = render(sheets, "pdf")
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == len(g.variants)
+    assert len(pdf) <= 60_000 * len(sheets)
+    for sheet, pdf_page in zip(sheets, reader.pages):
+        width_mm = float(pdf_page.mediabox.width) * 25.4 / 72
+        assert width_mm == pytest.approx(sheet.width, abs=0.1)
+        text = pdf_page.extract_text()
+        assert sheet.title in text
+        for cell_id in sheet.cells:
+            assert cell_id in text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_svg_is_valid_xml_in_millimetres(game):
+    g = GAMES[game]
+    sheet = g.build(g.default_variant, "es", "letter")
+    (svg,) = render([sheet], "svg")
+    root = ET.fromstring(svg)
+    assert root.get("width") == "215.9mm" and root.get("height") == "279.4mm"
+    texts = "".join(root.itertext())
+    assert sheet.identity.encode() in texts
+    for cell_id in sheet.cells:
+        assert cell_id in texts
+
+
+def test_png_has_requested_resolution():
+    g = GAMES["twenty-one"]
+    (png,) = render([g.build("A", "en", "a4")], "png")
+    image = Image.open(io.BytesIO(png))
+    assert image.size == (1240, 1754)  # A4 at 150 dpi

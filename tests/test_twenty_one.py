@@ -1,0 +1,123 @@
+"""Twenty One: the layouts' fairness, the printed sheet and the audit rules."""
+
+from __future__ import annotations
+
+import io
+import itertools
+
+import pypdf
+import pytest
+
+from rnwprint.audit.entries import Entries
+from rnwprint.games import twenty_one
+from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
+
+
+def entries(cells: dict) -> Entries:
+    return Entries("test.toml", "twenty-one", "A", dict(cells))
+
+
+def full_rows(*rows: list) -> dict:
+    return {f"R{r}C{f}": v for r, row in enumerate(rows, 1) for f, v in enumerate(row, 1) if v is not None}
+
+
+def test_every_row_reads_6_to_1_and_shows_each_colour_once():
+    numbers, sheets = layouts()
+    assert numbers == ((6, 5, 4, 3, 2, 1),) * 5
+    for rows in sheets.values():
+        for row in rows:
+            assert sorted(row) == sorted(twenty_one.DIE)
+
+
+def test_six_sheets_show_six_colours_at_every_field():
+    _, sheets = layouts()
+    assert sorted(sheets) == list(VARIANTS)
+    for r, f in itertools.product(range(5), range(6)):
+        assert len({sheets[v][r][f] for v in VARIANTS}) == 6
+
+
+def test_no_two_rows_of_a_sheet_share_a_colour_order():
+    _, sheets = layouts()
+    for rows in sheets.values():
+        assert len(set(rows)) == 5
+
+
+def test_bonus_table():
+    assert [bonus(h) for h in range(7)] == [0, 1, 3, 6, 10, 15, 21]
+
+
+def test_sheet_has_30_cells_with_the_field_number_as_limit():
+    sheet = twenty_one.build("C", "en", "a4")
+    assert sorted(sheet.cells) == sorted(f"R{r}C{f}" for r in range(1, 6) for f in range(1, 7))
+    assert sheet.cells["R2C1"].high == 6 and sheet.cells["R2C6"].high == 1
+    x0, y0, x1, y1 = sheet.cells["R1C1"].bounds
+    assert x1 - x0 >= 7 and y1 - y0 >= 7  # room for a handwritten digit
+
+
+def test_all_variants_pdf_in_spanish(cli, tmp_path):
+    out = tmp_path / "x.pdf"
+    result = cli("sheet", "twenty-one", "--variant", "all", "--lang", "es", "-o", out)
+    assert result.code == 0
+    reader = pypdf.PdfReader(out)
+    assert len(reader.pages) == 6
+    for variant, page in zip(VARIANTS, reader.pages):
+        text = page.extract_text()
+        for label in (f"Hoja {variant}", "Fila 1", "Bonificación", "Puntos", "Imprimir al 100 %", "amarillo"):
+            assert label in text
+
+
+# --- audit ----------------------------------------------------------------------------
+
+def test_perfect_sheet_scores_five_times_42():
+    report = audit(entries(full_rows(*[[6, 5, 4, 3, 2, 1]] * 5)), "en")
+    assert report.valid
+    assert report.score == 5 * (21 + 21)
+    assert report.details["rows"][0] == {"row": 1, "sum": 21, "hits": 6, "bonus": 21, "score": 42}
+
+
+def test_row_score_counts_x_as_zero_and_exact_hits():
+    # hits: 6 (field 6), 3 (field 3) -> bonus 3; sum 6+2+1+3 = 12
+    report = audit(entries(full_rows([6, 2, 1, 3, "X", "X"])), "en")
+    assert report.valid
+    assert report.details["rows"][0] == {"row": 1, "sum": 12, "hits": 2, "bonus": 3, "score": 15}
+    assert report.score == 15
+
+
+def test_unfinished_last_row_counts():
+    report = audit(entries(full_rows([6, 5, 4, 3, 2, 1], [5, 5, None, None, None, None])), "en")
+    assert report.valid
+    assert report.score == 42 + (10 + 1)
+
+
+def test_over_field_names_the_cell():
+    report = audit(entries(full_rows([6, 5, 4, 5, 2, 3])), "en")
+    assert [(v.rule, v.cells) for v in report.violations] == [
+        ("over-field", ("R1C4",)), ("over-field", ("R1C6",))]
+    assert "5 is larger than the field's 3" in report.violations[0].message
+
+
+def test_numbers_no_die_shows_are_bad_values():
+    report = audit(entries(full_rows([0, 7, 4, 3, 2, -1])), "en")
+    assert [(v.rule, v.cells) for v in report.violations] == [
+        ("bad-value", ("R1C1",)), ("bad-value", ("R1C2",)), ("bad-value", ("R1C6",))]
+    assert report.details["rows"][0]["sum"] == 9  # bad values count 0
+
+
+def test_row_order_names_the_empty_fields_left_behind():
+    cells = full_rows([6, 5, None, 3, None, 1], [None] * 6, [1, None, None, None, None, None])
+    report = audit(entries(cells), "en")
+    assert [(v.rule, v.cells) for v in report.violations] == [
+        ("row-order", ("R1C3", "R1C5")),
+        ("row-order", ("R2C1", "R2C2", "R2C3", "R2C4", "R2C5", "R2C6")),
+    ]
+    assert "row 3 has entries" in report.violations[0].message
+
+
+def test_messages_in_spanish():
+    report = audit(entries(full_rows([6, 6])), "es")
+    assert report.violations[0].message == "R1C2: 6 es mayor que el 5 del campo"
+
+
+def test_empty_sheet_is_valid_and_scores_zero():
+    report = audit(entries({}), "en")
+    assert report.valid and report.score == 0
