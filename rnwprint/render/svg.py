@@ -8,12 +8,13 @@ from rnwprint.render import dark_runs
 from rnwprint.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
 
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
-_ANCHORS = {"start": "start", "middle": "middle", "end": "end"}
 PT = 25.4 / 72
 
 
 def _n(v: float) -> str:
-    return f"{v:.2f}".rstrip("0").rstrip(".")
+    """Millimetres to 1/100 mm, without trailing zeros."""
+    text = f"{v:.2f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def _style(style: Style) -> dict:
@@ -30,9 +31,27 @@ def render_svg(sheet: Sheet) -> bytes:
     d.viewbox(0, 0, sheet.width, sheet.height)
     d.add(d.rect((0, 0), (sheet.width, sheet.height), fill="#ffffff"))
     d.set_desc(title=sheet.title, desc=sheet.identity.encode())
+    group = None  # consecutive texts share one <g> carrying the font
     for item in sheet.items:
-        d.add(_element(d, item))
+        if isinstance(item, Text):
+            if group is None:
+                group = d.add(d.g(font_family=FONT_FAMILY))
+            group.add(_text(d, item))
+        else:
+            group = None
+            d.add(_element(d, item))
     return d.tostring().encode("utf-8")
+
+
+def _text(d, item: Text):
+    attrs = {"font_size": _n(item.size * PT)}
+    if item.colour != "#000000":
+        attrs["fill"] = item.colour
+    if item.anchor != "start":
+        attrs["text_anchor"] = item.anchor
+    if item.bold:
+        attrs["font_weight"] = "bold"
+    return d.text(item.text, insert=(_n(item.x), _n(item.y)), **attrs)
 
 
 def _element(d, item):
@@ -49,10 +68,6 @@ def _element(d, item):
         return d.rect((_n(item.x), _n(item.y)), (_n(item.w), _n(item.h)), **extra, **_style(item.style))
     if isinstance(item, Circle):
         return d.circle((_n(item.cx), _n(item.cy)), _n(item.r), **_style(item.style))
-    if isinstance(item, Text):
-        return d.text(item.text, insert=(_n(item.x), _n(item.y)), font_size=_n(item.size * PT),
-                      font_family=FONT_FAMILY, fill=item.colour, text_anchor=_ANCHORS[item.anchor],
-                      font_weight="bold" if item.bold else "normal")
     if isinstance(item, Matrix):
         parts = []
         for r, row in enumerate(item.rows):

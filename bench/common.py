@@ -1,0 +1,48 @@
+"""Small helpers shared by the benchmark scripts: timing and a description of the machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def median_ms(fn, repeat: int = 30, warmup: int = 3) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def run_seconds(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def side_by_side_ratio(ours: list[str], baseline: list[str], rounds: int = 15) -> tuple[float, float, float]:
+    """Median of ours/baseline over interleaved runs (so machine noise hits both alike)."""
+    run_seconds(ours), run_seconds(baseline)  # warm the file cache
+    pairs = [(run_seconds(ours), run_seconds(baseline)) for _ in range(rounds)]
+    ratio = statistics.median(a / b for a, b in pairs)
+    return ratio, statistics.median(a for a, _ in pairs), statistics.median(b for _, b in pairs)
+
+
+PYTHON = sys.executable
