@@ -214,12 +214,11 @@ def test_es_canaries_inset():
     for code, g in m.cells.items():
         if code not in ("GC", "TF"):
             assert not frame.intersects(g), code
-    # lower left: below the peninsula, starting at its western edge
-    peninsula = shapely.union_all([g for c, g in m.cells.items() if c not in ("GC", "TF", "CE", "ML")])
-    px0, py0, px1, py1 = peninsula.bounds
+    # lower right, in the Mediterranean: east of Melilla, below Almería and Murcia
     fx0, fy0, fx1, fy1 = m.insets[0]
-    assert fy0 > py1 and fx1 < (px0 + px1) / 2
-    assert m.cells["CE"].bounds[3] < fy0  # Ceuta stays on the African coast, above the box
+    assert fx1 == pytest.approx(m.cells["PM"].bounds[2], abs=1)
+    assert fx0 > m.cells["ML"].bounds[2] and fy0 > m.cells["MU"].bounds[3]
+    assert m.cells["CE"].bounds[3] < fy1  # Ceuta and Melilla stay on the African coast
 
 
 def test_es_scale_is_kilometres():

@@ -12,7 +12,7 @@ Outputs:
 * ``us-states.geojson``    50 states keyed by USPS code (DC dropped)
 * ``es-provinces.geojson`` 50 provinces + Ceuta + Melilla keyed by ISO 3166-2:ES
   code without the ``ES-`` prefix (Gibraltar dropped), Lambert conformal conic,
-  kilometres, y down, Canary Islands moved into an inset box at the lower left.
+  kilometres, y down, Canary Islands moved into an inset box at the lower right.
 
 Method: the *arcs* of each topology are simplified once (Douglas-Peucker,
 endpoints kept) and rounded, then the polygons are reassembled from the
@@ -647,20 +647,19 @@ def build_es(topo, log):
         if i in canary_arcs or i in other_arcs:
             arcs[i] = untangle_arc(arcs[i], f"arc {i}", log)
 
-    # Inset: frame around the Canaries, placed at the lower left: left edge on
-    # the westernmost point of Spain, top edge CANARY_BOX_GAP below the southern
-    # edge of Ceuta / the mainland.
+    # Inset: frame around the Canaries, placed at the lower right, in the
+    # Mediterranean south of Murcia and east of Melilla: right edge on the
+    # easternmost point of Spain (Menorca), top edge CANARY_BOX_GAP below the
+    # land above it. Down there it adds little height, so the map stays compact.
     c_pts = [p for i in canary_arcs for p in arcs[i]]
     o_pts = [p for i in other_arcs for p in arcs[i]]
     cx0, cy0, cx1, cy1 = _bbox(c_pts)
     ox0, oy0, ox1, oy1 = _bbox(o_pts)
     mg = CANARY_BOX_MARGIN
     box_w, box_h = (cx1 - cx0) + 2 * mg, (cy1 - cy0) + 2 * mg
-    bx0 = math.floor(ox0)
-    bx1 = bx0 + math.ceil(box_w)
-    # southernmost point of the non-Canary geometry above the box (Ceuta;
-    # Melilla lies east of the box)
-    south = max(p[1] for p in o_pts if bx0 <= p[0] <= bx1)
+    bx1 = math.ceil(ox1)
+    bx0 = bx1 - math.ceil(box_w)
+    south = max(p[1] for p in o_pts if bx0 - CANARY_BOX_GAP <= p[0] <= bx1)
     by0 = math.ceil(south + CANARY_BOX_GAP)
     by1 = by0 + math.ceil(box_h)
     dx = bx0 + (bx1 - bx0 - (cx1 - cx0)) / 2 - cx0

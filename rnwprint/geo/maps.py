@@ -8,7 +8,7 @@ are planar map units with **y pointing down**:
   (~975 x 610; Alaska and Hawaii in insets).
 * ``"es"`` -- 50 provinces + Ceuta + Melilla (ISO 3166-2:ES codes without the
   ``ES-`` prefix), kilometres in a Lambert conformal conic; the Canary Islands
-  are drawn in an inset box at the lower left.
+  are drawn in an inset box at the lower right.
 
 Only the standard library and shapely are used here.
 """

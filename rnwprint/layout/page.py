@@ -9,9 +9,9 @@ import pathlib
 from dataclasses import dataclass
 
 from rnwprint.errors import RnwError
-from rnwprint.fonts import text_width
+from rnwprint.fonts import wrap
 from rnwprint.locale import t
-from rnwprint.sheet import Identity, Matrix, Path, Rect, Sheet, Style, Text
+from rnwprint.sheet import Identity, Matrix, Path, Sheet, Style, Text
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)
@@ -61,8 +61,28 @@ def qr_rows(payload: str) -> tuple[str, ...]:
     return tuple("".join("1" if v else "0" for v in row) for row in qr.matrix)
 
 
-def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: str = "") -> tuple[Sheet, Box]:
-    """A Sheet with its furniture drawn; returns it with the box left for the game."""
+QR_SIZE = 29 * QR_MODULE  # version 3: every identity payload fits
+SIDE_FOOTER_H = QR_SIZE + 17  # a side footer: the note, the scale bar and the QR code
+
+
+def content_box(page: str, landscape: bool, side_footer: float = 0.0) -> Box:
+    """The part of the page the furniture leaves for the game.
+
+    With a side footer the box reaches down to the paper's margin; the game keeps the
+    bottom-left marker and the footer column (the last `side_footer` mm, SIDE_FOOTER_H
+    high) free itself."""
+    width, height = page_size(page, landscape)
+    top = MARGIN + 6 * MARKER_MODULE + GAP
+    bottom = height - MARGIN - 3.5 if side_footer else height - MARGIN - QR_SIZE - GAP
+    return Box(MARGIN, top, width - 2 * MARGIN, bottom - top)
+
+
+def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: str = "",
+              side_footer: float = 0.0) -> tuple[Sheet, Box]:
+    """A Sheet with its furniture drawn; returns it with the box left for the game.
+
+    The footer (QR code, print note, 5 cm scale bar) runs along the bottom of the page, or,
+    with `side_footer` > 0, fills the bottom of a column that wide at the right."""
     width, height = page_size(identity.page, landscape)
     sheet = Sheet(identity, width, height, title)
     marker = 6 * MARKER_MODULE
@@ -76,41 +96,37 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
     sheet.add(Text(MARGIN + marker + GAP, MARGIN + 8.5, title, 16, bold=True))
 
     qr = qr_rows(identity.encode())
-    qr_size = len(qr) * QR_MODULE
-    qr_x = MARGIN + marker + GAP + 1
-    qr_y = height - MARGIN - qr_size
+    if len(qr) * QR_MODULE > QR_SIZE:
+        raise ValueError(f"identity too long for the QR code: {identity.encode()!r}")
+    qr_y = height - MARGIN - QR_SIZE
+    baseline = height - MARGIN - 1
+    version = f"rnwprint · {identity.game} {identity.variant} · v{identity.layout}"
+    if side_footer:
+        qr_x = far_x - GAP - QR_SIZE
+        left = width - MARGIN - side_footer
+        lines = wrap(t(identity.lang, "page.print_note"), 6.5, side_footer)
+        _scale_bar(sheet, left, qr_y - 3)
+        for i, line in enumerate(reversed(lines)):
+            sheet.add(Text(left, qr_y - 8 - i * 3, line, 6.5))
+        credits = f"{version} · {credit}" if credit else version
+        sheet.add(Text(MARGIN + marker + GAP, baseline, credits, 5.5, colour=GREY))
+    else:
+        qr_x = MARGIN + marker + GAP + 1
+        x = qr_x + QR_SIZE + 4
+        _scale_bar(sheet, x, baseline - 4)
+        sheet.add(Text(x, baseline - 8.5, t(identity.lang, "page.print_note"), 7))
+        sheet.add(Text(x, baseline, version, 5.5, colour=GREY))
+        if credit:
+            sheet.add(Text(far_x - GAP, baseline, credit, 5.5, colour=GREY, anchor="end"))
     sheet.add(Matrix(qr_x, qr_y, QR_MODULE, qr))
-    _scale_bar(sheet, qr_x + qr_size + 4, height - MARGIN - 1, identity.lang, credit)
-
-    top = MARGIN + marker + GAP
-    content = Box(MARGIN, top, width - 2 * MARGIN, qr_y - GAP - top)
-    return sheet, content
+    return sheet, content_box(identity.page, landscape, side_footer)
 
 
-def _scale_bar(sheet: Sheet, x: float, baseline: float, lang: str, credit: str) -> None:
-    """A 5 cm bar with centimetre ticks, under the note to print at 100 %."""
-    y = baseline - 4
+def _scale_bar(sheet: Sheet, x: float, y: float) -> None:
+    """A 5 cm bar with centimetre ticks, its baseline at y."""
     thin = Style(stroke="#000000", width=0.25)
     sheet.add(Path((((x, y), (x + 50, y)),), thin, closed=False))
     for cm in range(6):
         tick = 2.0 if cm in (0, 5) else 1.2
         sheet.add(Path((((x + 10 * cm, y - tick), (x + 10 * cm, y)),), thin, closed=False))
     sheet.add(Text(x + 52, y + 0.8, "5 cm", 6.5))
-    note = t(lang, "page.print_note")
-    sheet.add(Text(x, y - 4.5, note, 7))
-    version = f"rnwprint · {sheet.identity.game} {sheet.identity.variant} · v{sheet.identity.layout}"
-    sheet.add(Text(x, baseline, version, 5.5, colour=GREY))
-    if credit:
-        right = sheet.width - MARGIN - 6 * MARKER_MODULE - GAP
-        sheet.add(Text(right, baseline, credit, 5.5, colour=GREY, anchor="end"))
-
-
-def boxed_label(sheet: Sheet, box: Box, text: str, size: float, style: Style, bold: bool = False) -> None:
-    """A rectangle with `text` centred in it."""
-    sheet.add(Rect(box.x, box.y, box.w, box.h, style, radius=1.0))
-    baseline = box.y + box.h / 2 + size * 0.35 * 25.4 / 72
-    sheet.add(Text(box.x + box.w / 2, baseline, text, size, anchor="middle", bold=bold))
-
-
-def fits(text: str, size: float, width: float, bold: bool = False) -> bool:
-    return text_width(text, size, bold) <= width
