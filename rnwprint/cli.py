@@ -81,14 +81,18 @@ def template(game: str, variant: str | None, lang: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the report.")
-def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str) -> None:
+@click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
+              help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
+def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None) -> None:
     """Check finished typed-in sheets against the rules; exit 0 valid, 1 violations, 2 bad input."""
     from rnwprint.audit.run import audit_file
 
+    if log is not None and len(files) > 1:
+        raise click.UsageError("--log replays one game: give exactly one sheet file with it")
     worst = 0
     for path in files:
         try:
-            report = audit_file(path, lang)
+            report = audit_file(path, lang, log)
         except RnwError as e:
             click.echo(f"rnwprint: {e}", err=True)
             worst = 2
@@ -96,6 +100,32 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str) -> None:
         click.echo(report.to_json() if as_json else report.to_text(lang))
         worst = max(worst, 0 if report.valid else 1)
     sys.exit(worst)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+              help="Language of the colour names and the log's comments.")
+@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Also write a game log to fill in (TOML, or JSON for a .json name).")
+def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
+    """Draw and roll the dice of a whole solo Rolling America / España game."""
+    from rnwprint.games import rolling_rules
+    from rnwprint.locale import t
+    from rnwprint.output import write_atomic
+
+    rolling_rules.load_board(game)  # checks the game name
+    turns = rolling_rules.roll_game(seed)
+    if target is not None:  # written first: a failed write prints nothing but the error
+        if target.suffix.lower() == ".json":
+            text = rolling_rules.log_json(game, turns, seed)
+        else:
+            text = rolling_rules.log_text(game, turns, lang, seed)
+        write_atomic(target, text.encode("utf-8"))
+    click.echo(rolling_rules.format_turns(game, turns, seed, lang), nl=False)
+    if target is not None:
+        click.echo(t(lang, "rolling-audit.log_written", path=target))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,6 +23,12 @@ class Game:
     languages: tuple[str, ...] = ("es", "en")
     counters: dict[str, str] = field(default_factory=dict)  # name -> description
     allows_guarded: bool = False
+    replay: Callable[[Entries, pathlib.Path, str], Report] | None = None  # audit against a game log
+    # game-specific top-level keys a typed-in file may carry (e.g. a custom tower's drawing)
+    extra_keys: tuple[str, ...] = ()
+    # variants beyond `variants` (e.g. an encoded custom tower): (variant as named or None,
+    # the file's extra keys) -> the canonical variant, None if they name none; ValueError if bad
+    custom_variant: Callable[[str | None, dict], str | None] | None = None
 
     @property
     def default_variant(self) -> str:

@@ -13,6 +13,12 @@ LANGS = ("es", "en")
 PAGES = ("a4", "letter")
 FORMATS = ("pdf", "svg", "png")
 GAME_NAMES = tuple(GAMES)
+PDF_BYTES_PER_PAGE = {"rolling-america": 250_000, "rolling-espana": 250_000}  # issue 3
+DEFAULT_PDF_BYTES_PER_PAGE = 60_000  # issue 2
+
+
+def pdf_limit(game: str) -> int:
+    return PDF_BYTES_PER_PAGE.get(game, DEFAULT_PDF_BYTES_PER_PAGE)
 
 
 class CliResult:

@@ -92,11 +92,21 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     """Check a loaded document against `game` and report every problem at once."""
     source = str(path)
     problems: list[str] = []
+    keys = TOP_LEVEL_KEYS + game.extra_keys
     for key in data:
-        if key not in TOP_LEVEL_KEYS:
-            problems.append(f"{key}: unknown key; valid keys are {', '.join(TOP_LEVEL_KEYS)}")
+        if key not in keys:
+            problems.append(f"{key}: unknown key; valid keys are {', '.join(keys)}")
     variant = data.get("variant", game.default_variant)
-    if not isinstance(variant, str) or variant not in game.variants:
+    extra = {key: data[key] for key in game.extra_keys if key in data}
+    custom = None
+    if game.custom_variant is not None and (extra or variant not in game.variants):
+        try:
+            custom = game.custom_variant(data.get("variant"), extra)
+        except ValueError as e:
+            raise RnwError(str(e), f"{source}: variant") from None
+    if custom is not None:
+        variant = custom
+    elif not isinstance(variant, str) or variant not in game.variants:
         raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")
     lang = data.get("lang")

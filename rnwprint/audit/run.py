@@ -9,7 +9,9 @@ from rnwprint.audit.report import Report
 from rnwprint.errors import RnwError
 
 
-def audit_file(path: str | pathlib.Path, lang: str = "en") -> Report:
+def audit_file(path: str | pathlib.Path, lang: str = "en",
+               log: str | pathlib.Path | None = None) -> Report:
+    """Audit a typed-in sheet; with `log`, also replay that game log against it."""
     from rnwprint.games import get_game
 
     data = load_document(path)
@@ -18,4 +20,8 @@ def audit_file(path: str | pathlib.Path, lang: str = "en") -> Report:
         raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
     game = get_game(name, f"{path}: game")
     entries = parse_entries(path, data, game)
+    if log is not None:
+        if game.replay is None:
+            raise RnwError(f"{game.name} has no game log", "--log")
+        return game.replay(entries, pathlib.Path(log), lang)
     return game.audit(entries, lang)

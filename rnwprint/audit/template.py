@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from rnwprint.game import Game
+from rnwprint.locale import t
 
 
 def blank_file(game: Game, variant: str, lang: str) -> str:
     sheet = game.build(variant, lang, "a4")
-    values = 'a whole number 1-6, "X" for crossed out'
-    if game.allows_guarded:
-        values += ', "(n)" for a circled number'
+    values = t(lang, "audit.template_values_guarded" if game.allows_guarded else "audit.template_values")
     lines = [
-        f"# {game.title}, {variant}: typed-in sheet. Fill in what is written on the paper",
-        f"# ({values}); leave blank cells as \"\".",
-        "# Check it with: rnwprint audit THIS_FILE",
+        f"# {t(lang, 'audit.template_intro', title=game.title, variant=variant)}",
+        f"# ({values}); {t(lang, 'audit.template_check')}",
         f'game = "{game.name}"',
         f'variant = "{variant}"',
         "",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rnwprint.errors import RnwError
 from rnwprint.game import Game
-from rnwprint.games import twenty_one
+from rnwprint.games import rolling, twenty_one
 
-GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME,)}
+GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, rolling.ESPANA)}
 
 
 def get_game(name: str, where: str = "GAME") -> Game:
@@ -17,6 +17,13 @@ def get_game(name: str, where: str = "GAME") -> Game:
 
 
 def check_variant(game: Game, variant: str, where: str = "--variant") -> str:
+    if variant not in game.variants and game.custom_variant is not None:
+        try:
+            custom = game.custom_variant(variant, {})
+        except ValueError as e:
+            raise RnwError(str(e), where) from None
+        if custom is not None:
+            return custom
     if variant not in game.variants:
         raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)} or all", where)

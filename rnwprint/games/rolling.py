@@ -1,0 +1,203 @@
+"""Rolling America and Rolling España: a map whose regions are cells, grouped into six
+colour regions. This module draws the sheet; rolling_rules holds the rules."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import shapely
+from shapely.affinity import affine_transform
+
+from rnwprint.fonts import PT, wrap
+from rnwprint.game import Game
+from rnwprint.games import rolling_rules
+from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
+from rnwprint.layout.write_boxes import place
+from rnwprint.locale import t
+from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
+
+LAYOUT_VERSION = 1
+WRITE_BOX = 7.0  # mm: room for one handwritten digit, its id small in a corner
+PANEL_W = 66.0  # mm: legend, tracks and rules to the right of the map
+INK = "#1a1a1a"
+GREY = "#6b6b6b"
+REGION_FILL = {  # light enough for a pen to stand out
+    "orange": "#fdd8b0",
+    "blue": "#c9ddf2",
+    "green": "#cdebc5",
+    "yellow": "#fff1a8",
+    "red": "#f9c9c4",
+    "purple": "#ddd5ee",
+}
+REGION_EDGE = {
+    "orange": "#e07b1a",
+    "blue": "#2f6db5",
+    "green": "#3a9a3a",
+    "yellow": "#c9a400",
+    "red": "#cc3a30",
+    "purple": "#7b5ea7",
+}
+BOX_STYLE = Style(fill="#ffffff", stroke="#333333", width=0.3)
+POWERS = ("colour_change", "guard", "dupe")
+
+
+def build_for(game_name: str):
+    def build(variant: str, lang: str, page: str) -> Sheet:
+        return _build(game_name, variant, lang, page)
+
+    return build
+
+
+@dataclass(frozen=True)
+class _Map:
+    """The map fitted to a page: the same for every language, so built once per page."""
+
+    regions: dict  # cell code -> polygon in page mm
+    placements: dict  # cell code -> write box (and leader)
+    area: Box
+    items: tuple  # the drawn map: regions, outlines, inset frames, leaders, write boxes
+
+
+@functools.cache
+def _fitted(game_name: str, page: str) -> _Map:
+    from rnwprint.geo.maps import load_map
+
+    board = rolling_rules.load_board(game_name)
+    geo = load_map(board.map)
+    content = content_box(page, landscape=True, side_footer=PANEL_W)
+    area = Box(content.x, content.y, content.w - PANEL_W - 4, content.h)
+    pad, east = 3.0, 16.0  # room around the land for callouts; more on the crowded east coast
+    x0, y0, x1, y1 = geo.bounds
+    scale = min((area.w - pad - east) / (x1 - x0), (area.h - 2 * pad) / (y1 - y0))
+    ox = area.x + pad + (area.w - pad - east - (x1 - x0) * scale) / 2 - x0 * scale
+    oy = area.y + (area.h - (y1 - y0) * scale) / 2 - y0 * scale
+    matrix = (scale, 0, 0, scale, ox, oy)
+    regions = {code: affine_transform(g, matrix) for code, g in geo.cells.items()}
+    marker = Box(MARGIN, content.bottom - 6 * MARKER_MODULE - 2, 6 * MARKER_MODULE + 2, 6 * MARKER_MODULE + 2)
+    placements = place(regions, area, WRITE_BOX, keep_clear=(marker,))
+
+    items = []
+    for bx0, by0, bx1, by1 in geo.insets:
+        items.append(Rect(bx0 * scale + ox, by0 * scale + oy, (bx1 - bx0) * scale, (by1 - by0) * scale,
+                          Style(stroke="#9a9a9a", width=0.25, dash=(1.2, 0.8))))
+    for colour, codes in board.regions.items():
+        items += [_path(regions[c], Style(fill=REGION_FILL[colour], stroke="#8a8a8a", width=0.15)) for c in codes]
+    for colour, codes in board.regions.items():
+        outline = shapely.union_all([regions[c] for c in codes])
+        items.append(_path(outline, Style(stroke=REGION_EDGE[colour], width=0.5), fill=False))
+    for code in board.region_of:
+        p = placements[code]
+        if p.leader:
+            start, end = p.leader
+            items.append(Path(((start, end),), Style(stroke="#444444", width=0.2), closed=False))
+            items.append(Circle(*start, 0.5, Style(fill="#444444", stroke=None)))
+        items.append(Rect(p.box.x, p.box.y, p.box.w, p.box.h, BOX_STYLE))
+        items.append(Text(p.box.x + 0.5, p.box.y + 1.7, code, 4.5, GREY, bold=True))
+    return _Map(regions, placements, area, tuple(items))
+
+
+def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
+    from rnwprint.geo.maps import load_map
+
+    board = rolling_rules.load_board(game_name)
+    geo = load_map(board.map)
+    identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
+    sheet, content = new_sheet(identity, t(lang, f"rolling.title_{game_name}"), landscape=True,
+                               credit=geo.attribution, side_footer=PANEL_W)
+    fitted = _fitted(game_name, page)
+    sheet.add(*fitted.items)
+    for code in board.region_of:  # region by region, as the typed-in template lists them
+        box = fitted.placements[code].box
+        corners = ((box.x, box.y), (box.right, box.y), (box.right, box.bottom), (box.x, box.bottom))
+        region = t(lang, f"rolling.{board.region_of[code]}").lower()
+        label = t(lang, "rolling.cell_label", name=geo.names[code], region=region)
+        sheet.add_cell(Cell(code, corners, "number", 1, 6, label))
+
+    panel_h = sheet.height - MARGIN - SIDE_FOOTER_H - 2 - content.y
+    _panel(sheet, Box(fitted.area.right + 4, content.y, PANEL_W, panel_h), board, lang)
+    return sheet
+
+
+def _path(geom, style: Style, fill: bool = True) -> Path:
+    rings = []
+    for poly in getattr(geom, "geoms", [geom]):
+        for ring in (poly.exterior, *poly.interiors):
+            rings.append(tuple((round(x, 2), round(y, 2)) for x, y in ring.coords))
+    if not fill:
+        style = Style(None, style.stroke, style.width, style.dash)
+    return Path(tuple(rings), style)
+
+
+def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
+    y = box.y + 4
+    sheet.add(Text(box.x, y, t(lang, "rolling.regions"), 8.5, INK, bold=True))
+    y += 2
+    col_w = box.w / 2
+    for i, colour in enumerate(board.regions):
+        x, ry = box.x + (i % 2) * col_w, y + (i // 2) * 6
+        sheet.add(Rect(x, ry, 8, 4.5, Style(fill=REGION_FILL[colour], stroke=REGION_EDGE[colour], width=0.5)))
+        sheet.add(Text(x + 10, ry + 3.4, t(lang, f"rolling.{colour}"), 8, INK))
+    y += 3 * 6 + 1
+    sheet.add(Rect(box.x, y, 8, 4.5, Style(fill="#ffffff", stroke="#333333", width=0.5)))
+    sheet.add(Text(box.x + 10, y + 3.4, t(lang, "rolling.wild"), 7.5, INK))
+
+    y += 12
+    sheet.add(Text(box.x, y, t(lang, "rolling.rounds"), 8.5, INK, bold=True))
+    y += 2
+    step = min(8.5, box.w / 8)
+    for r in range(8):
+        x = box.x + r * step
+        sheet.add(Rect(x, y, step - 1.5, 7, BOX_STYLE))
+        sheet.add(Text(x + 1, y + 2.4, str(r + 1), 5.5, GREY))
+
+    y += 14
+    sheet.add(Text(box.x, y, t(lang, "rolling.powers"), 8.5, INK, bold=True))
+    for power in POWERS:
+        y += 7.5
+        sheet.add(Text(box.x, y, t(lang, f"rolling.{power}"), 8, INK))
+        for k in range(3):
+            x = box.right - 3 * 7 + k * 7
+            sheet.add(Rect(x, y - 4.5, 5.5, 5.5, BOX_STYLE))
+
+    y += 9
+    sheet.add(Text(box.x, y + 6, t(lang, "rolling.x_total"), 9, INK, bold=True))
+    sheet.add(Rect(box.right - 20, y, 20, 10, Style(fill="#ffffff", stroke=INK, width=0.7), radius=1))
+
+    y += 16
+    _rules(sheet, Box(box.x, y, box.w, box.bottom - y), t(lang, "rolling.rules"))
+
+
+def _rules(sheet: Sheet, box: Box, text: str) -> None:
+    """The rules summary at the largest size (7 pt down to 5.5 pt) that fits the box."""
+    for size in (7.0, 6.6, 6.2, 5.8, 5.5):
+        lines = wrap(text, size, box.w)
+        leading = size * PT * 1.3
+        if len(lines) * leading <= box.h:
+            break
+    else:
+        raise ValueError("the rules summary does not fit the panel")
+    for i, line in enumerate(lines):
+        sheet.add(Text(box.x, box.y + i * leading, line, size, INK))
+
+
+def _game(name: str, variant: str) -> Game:
+    def board():
+        return rolling_rules.load_board(name)
+
+    return Game(
+        name=name,
+        title=t("en", f"rolling.title_{name}"),
+        variants=(variant,),
+        layout_version=LAYOUT_VERSION,
+        build=build_for(name),
+        cell_ids=lambda _variant: frozenset(board().region_of),
+        audit=lambda entries, lang: rolling_rules.audit_sheet(entries, board(), lang),
+        replay=lambda entries, log, lang: rolling_rules.replay(entries, board(), log, lang),
+        counters=rolling_rules.COUNTERS,
+        allows_guarded=True,
+    )
+
+
+AMERICA = _game("rolling-america", "us")
+ESPANA = _game("rolling-espana", "es")
