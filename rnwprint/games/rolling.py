@@ -6,14 +6,10 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-import shapely
-from shapely.affinity import affine_transform
-
 from rnwprint.fonts import PT, wrap
 from rnwprint.game import Game
 from rnwprint.games import rolling_rules
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
-from rnwprint.layout.write_boxes import place
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
@@ -61,7 +57,12 @@ class _Map:
 
 @functools.cache
 def _fitted(game_name: str, page: str) -> _Map:
+    # Geometry libraries load only when a map is drawn, not for every command.
+    import shapely
+    from shapely.affinity import affine_transform
+
     from rnwprint.geo.maps import load_map
+    from rnwprint.layout.write_boxes import place
 
     board = rolling_rules.load_board(game_name)
     geo = load_map(board.map)

@@ -98,8 +98,6 @@ from dataclasses import dataclass
 from rnwprint.audit.entries import CROSSED, Entries, Guarded, Mark, load_document
 from rnwprint.audit.report import Report, Violation
 from rnwprint.errors import RnwError
-from rnwprint.geo.maps import load_map
-from rnwprint.geo.maps import neighbours as map_neighbours
 from rnwprint.locale import LANGUAGES, t
 
 GAMES = ("rolling-america", "rolling-espana")
@@ -145,6 +143,9 @@ class Board:
 @functools.cache
 def load_board(game_name: str) -> Board:
     """The board of rolling-america or rolling-espana (cached: the same object each time)."""
+    from rnwprint.geo.maps import load_map  # shapely loads only when a board is needed
+    from rnwprint.geo.maps import neighbours as map_neighbours
+
     if game_name not in GAMES:
         raise RnwError(f"unknown game {game_name!r}; choose one of: {', '.join(GAMES)}", "GAME")
     path = TEMPLATES / f"{game_name}.toml"

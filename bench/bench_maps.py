@@ -1,0 +1,54 @@
+"""Issue 3 figures: map sheet build+render, audit and log replay times, asset and PDF sizes.
+
+    python bench/bench_maps.py
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+from common import machine, median_ms  # noqa: E402
+
+from rnwprint.games import GAMES, rolling_rules  # noqa: E402
+from rnwprint.render.pdf import render_pdf  # noqa: E402
+from rnwprint.render.svg import render_svg  # noqa: E402
+from test_rolling_rules import greedy  # noqa: E402  (a legal player, shared with the tests)
+
+
+def main() -> None:
+    print(f"machine: {machine()}")
+    for name in ("rolling-america", "rolling-espana"):
+        game = GAMES[name]
+        variant = game.default_variant
+        start = time.perf_counter()
+        game.build(variant, "es", "a4")  # first sheet of a process: fits the map, places the boxes
+        first = (time.perf_counter() - start) * 1000
+        pdf = median_ms(lambda: render_pdf([game.build(variant, "es", "a4")]))
+        svg = median_ms(lambda: render_svg(game.build(variant, "es", "a4")))
+        size = len(render_pdf([game.build(variant, "es", "a4")]))
+        print(f"{name}: build + render, median of 30: PDF {pdf:.1f} ms (target <= 150), "
+              f"SVG {svg:.1f} ms (target <= 80); first build in a process {first:.0f} ms; "
+              f"PDF {size / 1000:.0f} KB per page (target <= 250)")
+
+        board = rolling_rules.load_board(name)
+        played, final = greedy(board, rolling_rules.roll_game(1))
+        audit = median_ms(lambda: rolling_rules.audit_sheet(final, board, "en"), repeat=200)
+        with tempfile.TemporaryDirectory() as tmp:
+            log = pathlib.Path(tmp) / "log.toml"
+            log.write_text(rolling_rules.log_text(name, played, "en", 1), encoding="utf-8")
+            replay = median_ms(lambda: rolling_rules.replay(final, board, log, "en"), repeat=50)
+        print(f"{name}: audit one typed-in sheet {audit:.2f} ms (target <= 5); "
+              f"replay a full 8-round log (TOML) {replay:.1f} ms (target <= 20)")
+
+    assets = sum(p.stat().st_size for p in (ROOT / "rnwprint" / "assets" / "maps").glob("*.geojson"))
+    print(f"map assets together: {assets / 1000:.0f} KB (target <= 400)")
+
+
+if __name__ == "__main__":
+    main()
