@@ -82,10 +82,11 @@ class Cell:
 
     id: str
     polygon: tuple[Point, ...]
-    kind: str = "number"  # number | tick
+    kind: str = "number"  # number: typed-in as a cell | tick: counted into `counter`
     low: int = 1  # smallest number the cell may hold
     high: int = 6  # largest number the cell may hold
     label: str = ""  # a human description, e.g. "row 1, field 2"
+    counter: str = ""  # for tick boxes: the typed-in counter they add up to
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:

@@ -33,11 +33,15 @@ def built(request):
     return game, sheet, fitted.regions, fitted.placements
 
 
+def numbers(sheet) -> dict:
+    return {code: cell for code, cell in sheet.cells.items() if cell.kind == "number"}
+
+
 def test_one_write_box_per_cell(built):
     game, sheet, _, _ = built
-    assert set(sheet.cells) == set(load_board(game).region_of)
-    assert len(sheet.cells) == {"rolling-america": 50, "rolling-espana": 52}[game]
-    for cell in sheet.cells.values():
+    assert set(numbers(sheet)) == set(load_board(game).region_of)
+    assert len(numbers(sheet)) == {"rolling-america": 50, "rolling-espana": 52}[game]
+    for cell in numbers(sheet).values():
         x0, y0, x1, y1 = cell.bounds
         assert x1 - x0 >= 7 - 1e-9 and y1 - y0 >= 7 - 1e-9, cell.id
         assert (cell.low, cell.high) == (1, 6)
@@ -45,7 +49,7 @@ def test_one_write_box_per_cell(built):
 
 def test_boxes_in_their_own_region_or_off_the_map(built):
     _, sheet, regions, placements = built
-    for code, cell in sheet.cells.items():
+    for code, cell in numbers(sheet).items():
         square = Polygon(cell.polygon)
         for other, region in regions.items():
             if other != code:
@@ -58,17 +62,16 @@ def test_boxes_in_their_own_region_or_off_the_map(built):
 
 def test_no_box_overlaps_another_box_or_a_label(built):
     _, sheet, _, _ = built
-    squares = {code: Polygon(cell.polygon) for code, cell in sheet.cells.items()}
+    squares = {code: Polygon(cell.polygon) for code, cell in sheet.cells.items()}  # ticks too
     for (a, pa), (b, pb) in itertools.combinations(squares.items(), 2):
         assert not pa.intersects(pb), (a, b)
     for item in sheet.items:
         if isinstance(item, Text):
             label = text_box(item)
             for code, square in squares.items():
-                if item.text == code:
-                    assert square.contains(label), code  # its own id, inside its box
-                else:
-                    assert not square.intersects(label), (code, item.text)
+                if square.intersects(label):  # only a box's own id (or tick number), wholly inside
+                    assert square.contains(label), (code, item.text)
+                    assert item.text == code or sheet.cells[code].kind == "tick", (code, item.text)
 
 
 def test_leaders_never_cross_a_write_box(built):
@@ -78,7 +81,7 @@ def test_leaders_never_cross_a_write_box(built):
     for code, p in placements.items():
         if p.leader:
             line = LineString(p.leader)
-            for other, cell in sheet.cells.items():
+            for other, cell in numbers(sheet).items():
                 if other != code:
                     assert not line.intersects(Polygon(cell.polygon)), (code, other)
 
@@ -111,3 +114,12 @@ def test_pdf_text_in_both_languages(game, tmp_path):
             assert word in text
     if game == "rolling-espana":
         assert "Instituto Geográfico Nacional" in text
+
+
+def test_tick_boxes_for_the_round_track_and_powers(built):
+    _, sheet, _, _ = built
+    ticks = [cell for cell in sheet.cells.values() if cell.kind == "tick"]
+    counts = {}
+    for cell in ticks:
+        counts[cell.counter] = counts.get(cell.counter, 0) + 1
+    assert counts == {"rounds": 8, "colour_change": 3, "guard": 3, "dupe": 3}

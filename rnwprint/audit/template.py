@@ -17,8 +17,9 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
         "",
         "[cells]",
     ]
-    width = max(len(cid) for cid in sheet.cells)
-    for cell in sheet.cells.values():
+    cells = [cell for cell in sheet.cells.values() if cell.kind == "number"]
+    width = max(len(cell.id) for cell in cells)
+    for cell in cells:
         lines.append(f'{cell.id:<{width}} = ""  # {cell.label}')
     if game.counters:
         lines += ["", "[counters]"]

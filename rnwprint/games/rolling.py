@@ -149,7 +149,7 @@ def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
     step = min(8.5, box.w / 8)
     for r in range(8):
         x = box.x + r * step
-        sheet.add(Rect(x, y, step - 1.5, 7, BOX_STYLE))
+        _tick_box(sheet, Box(x, y, step - 1.5, 7), "rounds", r + 1)
         sheet.add(Text(x + 1, y + 2.4, str(r + 1), 5.5, GREY))
 
     y += 14
@@ -158,8 +158,7 @@ def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
         y += 7.5
         sheet.add(Text(box.x, y, t(lang, f"rolling.{power}"), 8, INK))
         for k in range(3):
-            x = box.right - 3 * 7 + k * 7
-            sheet.add(Rect(x, y - 4.5, 5.5, 5.5, BOX_STYLE))
+            _tick_box(sheet, Box(box.right - 3 * 7 + k * 7, y - 4.5, 5.5, 5.5), power, k + 1)
 
     y += 9
     sheet.add(Text(box.x, y + 6, t(lang, "rolling.x_total"), 9, INK, bold=True))
@@ -167,6 +166,13 @@ def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
 
     y += 16
     _rules(sheet, Box(box.x, y, box.w, box.bottom - y), t(lang, "rolling.rules"))
+
+
+def _tick_box(sheet: Sheet, box: Box, counter: str, n: int) -> None:
+    """A box to tick; a photo reader counts the ticked ones into `counter`."""
+    sheet.add(Rect(box.x, box.y, box.w, box.h, BOX_STYLE))
+    corners = ((box.x, box.y), (box.right, box.y), (box.right, box.bottom), (box.x, box.bottom))
+    sheet.add_cell(Cell(f"{counter}:{n}", corners, "tick", 0, 1, f"{counter} {n}", counter))
 
 
 def _rules(sheet: Sheet, box: Box, text: str) -> None:
