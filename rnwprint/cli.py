@@ -84,22 +84,69 @@ def template(game: str, variant: str | None, lang: str) -> None:
 @click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None) -> None:
-    """Check finished typed-in sheets against the rules; exit 0 valid, 1 violations, 2 bad input."""
-    from rnwprint.audit.run import audit_file
+    """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
+    1 violations, 2 bad input."""
+    from rnwprint.audit.run import audit_file, is_photo
 
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
     worst = 0
-    for path in files:
-        try:
-            report = audit_file(path, lang, log)
-        except RnwError as e:
-            click.echo(f"rnwprint: {e}", err=True)
-            worst = 2
-            continue
-        click.echo(report.to_json() if as_json else report.to_text(lang))
-        worst = max(worst, 0 if report.valid else 1)
+    with _progress(files, any(is_photo(f) for f in files), "photos") as paths:
+        for path in paths:
+            try:
+                report = audit_file(path, lang, log)
+            except RnwError as e:
+                click.echo(f"rnwprint: {e}", err=True)
+                worst = 2
+                continue
+            click.echo(report.to_json() if as_json else report.to_text(lang))
+            worst = max(worst, 0 if report.valid else 1)
     sys.exit(worst)
+
+
+@cli.command()
+@click.argument("photos", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
+@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Write the typed-in sheet file read (TOML) here; one photo only.")
+@click.option("--annotate", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per photo.")
+def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
+         as_json: bool) -> None:
+    """Read photos of finished sheets into typed-in sheet files, flagging unsure cells."""
+    import json
+
+    from rnwprint.output import write_atomic
+    from rnwprint.photo.pipeline import annotate as annotated, as_json as photo_json
+    from rnwprint.photo.pipeline import read_photo, typed_in_text
+
+    if (target or annotate) and len(photos) > 1:
+        raise click.UsageError("-o and --annotate write one photo's result: give one photo with them")
+    worst = 0
+    with _progress(photos, True, "photos") as paths:
+        for path in paths:
+            try:
+                result = read_photo(path)
+            except RnwError as e:
+                click.echo(f"rnwprint: {e}", err=True)
+                worst = 2
+                continue
+            text = typed_in_text(result)
+            if target:
+                write_atomic(target, text.encode("utf-8"))
+            if annotate:
+                write_atomic(annotate, annotated(result))
+            if as_json:
+                click.echo(json.dumps(photo_json(result), ensure_ascii=False))
+            elif not target:
+                click.echo(text, nl=False)
+    sys.exit(worst)
+
+
+def _progress(items, wanted: bool, label: str):
+    """A progress bar on stderr for batches of slow items (hidden when not a terminal)."""
+    show = wanted and len(items) > 1 and sys.stderr.isatty()
+    return click.progressbar(items, label=label, file=sys.stderr, hidden=not show)
 
 
 @cli.command()
@@ -126,6 +173,108 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     click.echo(rolling_rules.format_turns(game, turns, seed, lang), nl=False)
     if target is not None:
         click.echo(t(lang, "rolling-audit.log_written", path=target))
+
+
+@cli.command()
+@click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
+              help="A tower drawn as text: [] per square, one line per row, top first ('-': stdin).")
+@click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
+              help="A PNG or JPEG whose dark shape is filled with squares.")
+@click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
+              help="Squares across the picture's shape (--picture).")
+@click.option("--random", "random_towers", is_flag=True, help="Random towers (see --seed, --squares, --shape).")
+@click.option("--builtin", default=None, help="A built-in challenge, e.g. eiffel (to --rate or --show it).")
+@click.option("--code", default=None, help="The tower code printed on a custom tower's sheet.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Random towers: the same seed, the same towers.")
+@click.option("--squares", type=click.IntRange(3, 200), default=30, show_default=True,
+              help="Random towers: squares in each.")
+@click.option("--shape", type=click.Choice(("mixed", "taper", "spire", "tree")), default="mixed",
+              show_default=True, help="Random towers: their outline.")
+@click.option("--max-width", type=click.IntRange(1, 25), default=12, show_default=True,
+              help="Random towers: the widest row, in squares.")
+@click.option("--count", type=click.IntRange(1, 10000), default=1, show_default=True,
+              help="Random towers: how many different ones (one page each).")
+@click.option("--descending", is_flag=True, help="The descending rule: each number <= those under it.")
+@click.option("--rate", is_flag=True, help="Print the difficulty figures instead of printing sheets.")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
+              help="Games simulated for --rate (default: as many as behind the printed stars).")
+@click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
+@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pdf", show_default=True)
+@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
+def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
+          count, descending, rate, games, show, lang, page, fmt, target) -> None:
+    """Make a Roll to the Top tower (drawing, picture, random) and print its sheet or rating."""
+    from rnwprint.games import roll_to_the_top as rtt
+    from rnwprint.games import tower_sim
+    from rnwprint.geo.tower import encode, format_ascii, from_picture
+    from rnwprint.output import DEFAULT_DIR, page_paths, write_atomic
+    from rnwprint.render import render
+
+    sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
+                                        ("--builtin", builtin), ("--code", code)) if given]
+    if len(sources) != 1:
+        raise click.UsageError("say where the tower comes from: one of --ascii, --picture, --random, "
+                               "--builtin, --code")
+    if count > 1 and not random_towers:
+        raise click.UsageError("--count makes several random towers: use it with --random")
+    if random_towers:
+        towers = rtt.random_towers(seed, count, squares, shape, max_width)
+        labels = [f"random-s{seed}" + (f"-{k + 1}" if count > 1 else "") for k in range(count)]
+        name = f"random-s{seed}" + (f"-n{count}" if count > 1 else "")
+    elif builtin:
+        if builtin not in rtt.builtins():
+            raise RnwError(f"unknown built-in tower {builtin!r}; choose one of: {', '.join(rtt.builtins())}",
+                           "--builtin")
+        towers, labels, name = [rtt.builtins()[builtin].tower], [builtin], builtin
+    elif code:
+        towers, labels, name = [rtt.tower_from_text(code, "--code")], [code], "code"
+    elif picture:
+        towers = [from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")]
+        labels = [str(picture)]
+        name = picture.stem
+    else:
+        text = sys.stdin.read() if str(ascii_file) == "-" else _read_text(ascii_file)
+        where = "stdin" if str(ascii_file) == "-" else str(ascii_file)
+        towers, labels = [rtt.tower_from_text(text, where)], [where]
+        name = "stdin" if where == "stdin" else ascii_file.stem
+    if show:
+        for label, t in zip(labels, towers):
+            click.echo(f"# {label}: {len(t)} squares, code {encode(t)}")
+            click.echo(format_ascii(t), nl=False)
+        return
+    if rate:
+        for label, t in zip(labels, towers):
+            click.echo(rtt.rating_line(label, t, descending, games or tower_sim.RATING_GAMES))
+        return
+    if builtin:
+        variants = [builtin + (rtt.DESC if descending else "")]
+        sheets = [rtt.build(variants[0], lang, page)]
+    else:
+        show_bar = len(towers) > 1 and sys.stderr.isatty()
+        with click.progressbar(length=len(towers), label="towers", file=sys.stderr,
+                               hidden=not show_bar) as bar:
+            sheets = rtt.build_sheets(towers, lang, page, descending, progress=bar.update)
+        variants = [s.identity.variant for s in sheets]
+    if target is None:
+        suffix = rtt.DESC if descending else ""
+        target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
+    blobs = render(sheets, fmt)
+    paths = [target] if fmt == "pdf" else page_paths(target, variants)
+    for path, blob in zip(paths, blobs):
+        write_atomic(path, blob)
+        click.echo(str(path))
+
+
+def _read_text(path: pathlib.Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RnwError(f"cannot read file: {e.strerror}", str(path)) from None
+    except UnicodeDecodeError:
+        raise RnwError("not a text file (expected UTF-8 ASCII art)", str(path)) from None
 
 
 def main(argv: list[str] | None = None) -> int:

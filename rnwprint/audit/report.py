@@ -23,6 +23,10 @@ class Report:
     score: int
     violations: list[Violation] = field(default_factory=list)
     details: dict = field(default_factory=dict)
+    unsure: tuple[str, ...] = ()  # cells a photo reader could not read for sure
+
+    def rests_on_unsure(self, v: Violation) -> bool:
+        return any(cell in self.unsure for cell in v.cells)
 
     @property
     def valid(self) -> bool:
@@ -35,9 +39,11 @@ class Report:
             "source": self.source,
             "valid": self.valid,
             "score": self.score,
-            "violations": [{"rule": v.rule, "cells": list(v.cells), "message": v.message}
+            "violations": [{"rule": v.rule, "cells": list(v.cells), "message": v.message,
+                            **({"unsure": True} if self.rests_on_unsure(v) else {})}
                            for v in self.violations],
             "details": self.details,
+            **({"unsure_cells": list(self.unsure)} if self.unsure else {}),
         }
 
     def to_json(self) -> str:
@@ -50,6 +56,9 @@ class Report:
         else:
             lines.append(t(lang, "audit.violations", count=len(self.violations)))
             width = max(len(v.rule) for v in self.violations)
-            lines += [f"  {v.rule:<{width}}  {v.message}" for v in self.violations]
+            lines += [f"  {v.rule:<{width}}  {v.message}" + (" (?)" if self.rests_on_unsure(v) else "")
+                      for v in self.violations]
         lines.append(t(lang, "audit.score", score=self.score))
+        if self.unsure:
+            lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
         return "\n".join(lines)

@@ -1,0 +1,474 @@
+"""Roll to the Top: fill a tower of squares from the ground up with dice numbers.
+
+Towers are geometry (rnwprint.geo.tower); the built-in challenges are data in
+templates/towers.toml. A variant names the tower and the rule:
+
+- a built-in challenge by its id (``pyramid``, ``eiffel`` …; the first is the easy one);
+- a custom tower as ``t.`` + its short code (rnwprint.geo.tower.encode), so the identity QR
+  alone rebuilds the exact sheet;
+- either one + ``-desc`` for the descending rule (each number ≤ the ones it rests on).
+
+`rnwprint sheet roll-to-the-top --variant all` prints the built-ins (ascending); the
+descending ones are asked for by name (``eiffel-desc``).
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+import re
+import tomllib
+from dataclasses import dataclass
+
+from rnwprint.audit.entries import Entries
+from rnwprint.audit.report import Report, Violation
+from rnwprint.errors import RnwError
+from rnwprint.fonts import PT, text_width, wrap
+from rnwprint.game import Game
+from rnwprint.games import tower_sim
+from rnwprint.geo.tower import Tower, TowerError, decode, encode, parse_ascii, row_letters
+from rnwprint.layout.page import Box, new_sheet
+from rnwprint.locale import t
+from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
+
+NAME = "roll-to-the-top"
+LAYOUT_VERSION = 1
+TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "towers.toml"
+DESC = "-desc"
+CUSTOM = "t."
+LOW, HIGH = 1, tower_sim.HIGHEST
+MIN_SQUARE = 7.0  # mm: smaller squares do not take two handwritten digits
+MAX_SQUARE = 15.0  # mm
+
+INK = "#1a1a1a"
+GREY = "#8c8c8c"
+GOLD = "#d99a00"
+SQUARE = Style(fill="#ffffff", stroke="#303030", width=0.4)
+GROUND = Style(fill=None, stroke="#303030", width=0.8)
+FACE = Style(fill="#ffffff", stroke="#303030", width=0.35)
+
+
+@dataclass(frozen=True)
+class Builtin:
+    id: str
+    names: dict[str, str]
+    tower: Tower
+
+
+@functools.cache
+def builtins() -> dict[str, Builtin]:
+    """The built-in challenges in their template order, each checked playable."""
+    where = str(TEMPLATE)
+    with open(TEMPLATE, "rb") as f:
+        data = tomllib.load(f)
+    out: dict[str, Builtin] = {}
+    for n, entry in enumerate(data.get("tower", [])):
+        key = f"tower[{n}]"
+        tid = entry.get("id")
+        if not isinstance(tid, str) or not re.fullmatch(r"[a-z][a-z0-9]{0,10}", tid):
+            # 11 characters at most: with "-desc" a variant has 16 (see the identity QR below)
+            raise RnwError(f"{key}.id: expected a short lowercase name such as \"eiffel\" (1-11 letters "
+                           "or digits)", where)
+        if tid in out:
+            raise RnwError(f"{key}.id: {tid!r} is used twice", where)
+        unknown = sorted(set(entry) - {"id", "es", "en", "art"})
+        if unknown:
+            raise RnwError(f"{key}: unknown keys {', '.join(unknown)}; valid keys are id, es, en, art", where)
+        names = {lang: entry.get(lang) for lang in ("es", "en")}
+        if not all(isinstance(v, str) and v for v in names.values()):
+            raise RnwError(f"{key}: needs its name in es and en", where)
+        tower = parse_ascii(entry.get("art", ""), f"{where}: {key}.art").check(f"{where}: {key}.art")
+        out[tid] = Builtin(tid, names, tower)
+    if not out:
+        raise RnwError("no [[tower]] entries", where)
+    return out
+
+
+VARIANTS = tuple(builtins())
+
+
+# --- variants ---------------------------------------------------------------------------
+#
+# The identity QR holds at most 53 bytes (version 3, 0.9 mm modules), "rnwprint:roll-to-the-top:"
+# and ":es:letter:1" take 37 of them: a variant has 16 characters. A custom tower's code is
+# longer, so its variant is "t." + an 8-character hash of the code; the sheet prints the
+# full code, and a typed-in file gives the tower (drawing or code) under `tower`.
+
+_CUSTOM: dict[str, Tower] = {}  # custom towers met in this process, by variant (without -desc)
+_HASH_DIGITS = "0123456789abcdefghjkmnpqrstvwxyz"  # no i, l, o, u: easy to copy by hand
+
+
+def custom_base(tower: Tower) -> str:
+    import hashlib
+
+    n = int.from_bytes(hashlib.sha256(encode(tower).encode()).digest()[:5], "big")
+    return CUSTOM + "".join(_HASH_DIGITS[(n >> (5 * k)) & 31] for k in range(7, -1, -1))
+
+
+def custom_variant_name(tower: Tower, descending: bool = False) -> str:
+    """The variant of a custom tower; registers the tower so the variant can be built."""
+    base = custom_base(tower)
+    _CUSTOM[base] = tower
+    return base + (DESC if descending else "")
+
+
+def parse_variant(variant: str) -> tuple[Tower, bool, str | None]:
+    """variant -> (tower, descending?, built-in id or None); ValueError says what is wrong."""
+    descending = variant.endswith(DESC)
+    base = variant[: -len(DESC)] if descending else variant
+    if base in builtins():
+        return builtins()[base].tower, descending, base
+    if base.startswith(CUSTOM) and len(base) == len(CUSTOM) + 8:
+        if base not in _CUSTOM:
+            raise ValueError(f"custom tower {base!r}: give its drawing or the code printed on its sheet "
+                             f"(in a typed-in file: tower = \"CODE\" or the ASCII art)")
+        return _CUSTOM[base], descending, None
+    raise ValueError(f"unknown variant {variant!r} for {NAME}; choose one of: {', '.join(VARIANTS)} "
+                     f"(add {DESC} for the descending rule), or a custom tower t.XXXXXXXX")
+
+
+def tower_from_text(text: str, where: str = "tower") -> Tower:
+    """A tower drawn in ASCII, or the code printed on a custom tower's sheet; checked playable."""
+    stripped = text.strip()
+    if stripped and "[" not in stripped and " " not in stripped and "\n" not in stripped:
+        try:
+            return decode(stripped).check(where)
+        except ValueError:
+            raise TowerError(f"{stripped!r} is neither a tower drawing ([] squares) nor a tower code",
+                             where) from None
+    return parse_ascii(text, where).check(where)
+
+
+def custom_variant(variant: str | None, extra: dict) -> str | None:
+    """Game hook: built-in + -desc, t.HASH, and a typed-in file's `tower` / `descending` keys."""
+    art = extra.get("tower")
+    descending = extra.get("descending", False)
+    if not isinstance(descending, bool):
+        raise ValueError(f"descending: {descending!r} is not true or false")
+    if variant is not None and not isinstance(variant, str):
+        raise ValueError(f"{variant!r} is not a variant name")
+    if art is None:
+        if variant is None:
+            return VARIANTS[0] + DESC if descending else None
+        if not (variant.removesuffix(DESC) in builtins() or variant.startswith(CUSTOM)):
+            return None
+        parse_variant(variant)
+        return variant + DESC if descending and not variant.endswith(DESC) else variant
+    if not isinstance(art, str):
+        raise ValueError("tower: expected the tower drawn as text ([] squares) or its code")
+    try:
+        tower = tower_from_text(art)
+    except TowerError as e:
+        raise ValueError(str(e)) from None
+    drawn = custom_variant_name(tower, descending or bool(variant and variant.endswith(DESC)))
+    if variant is not None:
+        named = variant.removesuffix(DESC)
+        if named in builtins():
+            if builtins()[named].tower != tower:
+                raise ValueError(f"{variant!r} is not the tower given under `tower`")
+            return variant + DESC if descending and not variant.endswith(DESC) else variant
+        if named != drawn.removesuffix(DESC):
+            raise ValueError(f"{variant!r} is not the tower given under `tower` (that one is "
+                             f"{drawn.removesuffix(DESC)}); check the drawing against the sheet")
+    return drawn
+
+
+def cell_ids(variant: str) -> frozenset[str]:
+    return frozenset(parse_variant(variant)[0].ids)
+
+
+def title_of(variant: str, lang: str) -> str:
+    tower, _, builtin = parse_variant(variant)
+    if builtin:
+        name = builtins()[builtin].names[lang]
+    else:
+        name = t(lang, f"{NAME}.custom", code=variant.removesuffix(DESC)[len(CUSTOM):])
+    return f"{t(lang, f'{NAME}.title')} — {name}"
+
+
+_RATINGS: dict[tuple[Tower, bool], tower_sim.Rating] = {}
+
+
+def rating(tower: Tower, descending: bool) -> tower_sim.Rating:
+    """The printed rating (seeded simulation), remembered for the towers of this process."""
+    key = (tower, descending)
+    if key not in _RATINGS:
+        if len(_RATINGS) > 20_000:
+            _RATINGS.clear()
+        _RATINGS[key] = tower_sim.rate(tower, descending)
+    return _RATINGS[key]
+
+
+# --- the sheet --------------------------------------------------------------------------
+
+def fit_square(tower: Tower, area: Box) -> float:
+    return min(MAX_SQUARE, area.w / tower.width, area.h / tower.rows)
+
+
+def build(variant: str, lang: str, page: str) -> Sheet:
+    try:
+        tower, descending, builtin = parse_variant(variant)
+    except ValueError as e:
+        raise RnwError(str(e), "--variant") from None
+    identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
+    sheet, box = new_sheet(identity, title_of(variant, lang))
+
+    y = box.y + 1
+    size = 7.5
+    line_h = size * PT * 1.3
+    if descending:
+        y += line_h
+        sheet.add(Text(box.x, y, t(lang, f"{NAME}.descending"), size, INK, bold=True))
+    for line in _rules(lang, descending, size, box.w):
+        y += line_h
+        sheet.add(Text(box.x, y, line, size, INK))
+    y += 3
+    y = _legend(sheet, box.x, y, lang) + 2.5
+    legend_bottom = _difficulty(sheet, box.x, y, rating(tower, descending), lang)
+    if builtin is None:
+        sheet.add(Text(box.right, y + 3.2, t(lang, f"{NAME}.code", code=encode(tower)), 6, GREY, "end"))
+
+    area = Box(box.x, legend_bottom + 5, box.w, box.bottom - legend_bottom - 10)  # QR quiet zone below
+    side = fit_square(tower, area)
+    if side < MIN_SQUARE:
+        most_w = int(area.w // MIN_SQUARE)
+        most_h = int(area.h // MIN_SQUARE)
+        raise TowerError(
+            f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} squares across and "
+            f"{tower.rows} row{'s' if tower.rows > 1 else ''}, so squares would be {side:.1f} mm on {page.upper()} (at least {MIN_SQUARE:g} mm "
+            f"hold two digits); at most {most_w} squares across and {most_h} rows fit", "tower")
+    _tower(sheet, tower, area, side, lang)
+    return sheet
+
+
+@functools.cache
+def _rules(lang: str, descending: bool, size: float, width: float) -> tuple[str, ...]:
+    text = t(lang, f"{NAME}.rules", cmp="≤" if descending else "≥") + " " + t(lang, f"{NAME}.dice_rule")
+    return tuple(wrap(text, size, width))
+
+
+def _legend(sheet: Sheet, x: float, y: float, lang: str) -> float:
+    """The white die's faces with what each does; returns the bottom of the legend."""
+    label = t(lang, f"{NAME}.white_die")
+    sheet.add(Text(x, y + 4.6, label, 7.5, INK, bold=True))
+    x += text_width(label, 7.5, True) + 3
+    face = 6.0
+    groups = (("+", 2, "add"), ("−", 2, "remove"), ("±", 1, "either"), ("⇄", 1, "swap"))
+    for symbol, count, key in groups:
+        for _ in range(count):
+            sheet.add(Rect(x, y, face, face, FACE, radius=1.0))
+            _symbol(sheet, x + face / 2, y + face / 2, symbol)
+            x += face + 1
+        words = t(lang, f"{NAME}.{key}")
+        sheet.add(Text(x + 0.5, y + 4.3, words, 7, INK))
+        x += text_width(words, 7) + 4
+    return y + face
+
+
+def _symbol(sheet: Sheet, cx: float, cy: float, symbol: str) -> None:
+    """The face symbols drawn as strokes (⇄ is not in the printing font; the others match it)."""
+    pen = Style(stroke=INK, width=0.5)
+    a = 1.8
+    if symbol in ("+", "±"):
+        dy = -0.6 if symbol == "±" else 0
+        sheet.add(Path((((cx - a, cy + dy), (cx + a, cy + dy)),), pen, closed=False))
+        sheet.add(Path((((cx, cy + dy - a), (cx, cy + dy + a)),), pen, closed=False))
+        if symbol == "±":
+            sheet.add(Path((((cx - a, cy + a + 0.4), (cx + a, cy + a + 0.4)),), pen, closed=False))
+    elif symbol == "−":
+        sheet.add(Path((((cx - a, cy), (cx + a, cy)),), pen, closed=False))
+    else:  # ⇄: an arrow right above an arrow left
+        for dy, sign in ((-0.9, 1), (0.9, -1)):
+            tip = cx + sign * a
+            sheet.add(Path((((cx - sign * a, cy + dy), (tip, cy + dy)),), pen, closed=False))
+            sheet.add(Path((((tip - sign * 0.9, cy + dy - 0.8), (tip, cy + dy), (tip - sign * 0.9, cy + dy + 0.8)),),
+                           pen, closed=False))
+
+
+def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str) -> float:
+    """The star rating and the simulated rounds; returns the bottom of the line."""
+    star, gap = 4.2, 0.8
+    label = t(lang, f"{NAME}.difficulty")
+    sheet.add(Text(x, y + 3.2, label, 7.5, INK, bold=True))
+    x += text_width(label, 7.5, True) + 2.5
+    for k in range(5):
+        filled = k < r.stars
+        sheet.add(Path((_star(x + star / 2, y + 1.9, star / 2),),
+                       Style(fill=GOLD if filled else "#ffffff", stroke="#7a5600" if filled else GREY, width=0.3)))
+        x += star + gap
+    figures = t(lang, f"{NAME}.rounds", mean=f"{r.mean:.0f}", p10=f"{r.p10:.0f}", p90=f"{r.p90:.0f}")
+    sheet.add(Text(x + 2, y + 3.2, figures, 7, INK))
+    return y + star
+
+
+def _star(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
+    import math
+
+    pts = []
+    for k in range(10):
+        rr = r if k % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + k * math.pi / 5
+        pts.append((round(cx + rr * math.cos(a), 3), round(cy + rr * math.sin(a), 3)))
+    return tuple(pts)
+
+
+def _tower(sheet: Sheet, tower: Tower, area: Box, side: float, lang: str) -> None:
+    width = tower.width * side
+    x0 = area.x + (area.w - width) / 2
+    ground_y = area.bottom
+    id_size = min(6.0, side * 0.45)
+    for i, ((row, col2), cid) in enumerate(zip(tower.squares, tower.ids)):
+        x = x0 + col2 / 2 * side
+        y = ground_y - (row + 1) * side
+        sheet.add(Rect(x, y, side, side, SQUARE))
+        size = id_size
+        while text_width(cid, size) > side - 1.4 and size > 3:
+            size -= 0.25
+        sheet.add(Text(x + 0.7, y + 0.7 + size * PT * 0.75, cid, size, GREY))
+        if tower.ground[i]:
+            sheet.add(Circle(x + side / 2, y + side - 1.3, 0.55, Style(fill=INK, stroke=None)))
+        corners = ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
+        sheet.add_cell(Cell(cid, corners, "number", LOW, HIGH, _label(tower, i, lang)))
+    sheet.add(Path((((x0 - 4, ground_y + 0.4), (x0 + width + 4, ground_y + 0.4)),), GROUND, closed=False))
+
+
+def _label(tower: Tower, i: int, lang: str) -> str:
+    row, _ = tower.squares[i]
+    place = tower.ids[i][len(row_letters(row)):]
+    parts = [t(lang, f"{NAME}.cell_label", row=row_letters(row), place=place)]
+    if tower.ground[i]:
+        parts.append(t(lang, f"{NAME}.ground"))
+    elif tower.overhang[i]:
+        parts.append(t(lang, f"{NAME}.overhang"))
+    else:
+        parts.append(t(lang, f"{NAME}.rests_on", squares=", ".join(tower.ids[s] for s in tower.supports[i])))
+    return "; ".join(parts)
+
+
+def build_tower(tower: Tower, lang: str, page: str, descending: bool = False) -> Sheet:
+    """The sheet of a custom tower (checked playable first)."""
+    return build(custom_variant_name(tower.check(), descending), lang, page)
+
+
+def random_towers(seed: int, count: int = 1, squares: int = 30, shape: str = "mixed",
+                  max_width: int = 12) -> list[Tower]:
+    """`count` different playable towers, the same ones for the same arguments."""
+    import random
+
+    from rnwprint.geo.tower import random_tower
+
+    rng = random.Random(seed)
+    towers: dict[tuple, Tower] = {}
+    tries = 0
+    while len(towers) < count:
+        tower = random_tower(rng, squares, shape, max_width)
+        towers.setdefault(tower.squares, tower)
+        tries += 1
+        if tries > 20 * count + 100:
+            raise TowerError(f"found only {len(towers)} different towers of {squares} squares "
+                             f"(shape {shape}); ask for fewer or larger ones", "--count")
+    return list(towers.values())
+
+
+def _rate_one(job: tuple[tuple, bool]) -> tower_sim.Rating:
+    squares, descending = job
+    return tower_sim.rate(Tower(squares), descending)
+
+
+def build_sheets(towers: list[Tower], lang: str, page: str, descending: bool = False,
+                 progress=None, workers: int | None = None) -> list[Sheet]:
+    """A sheet per tower. For many towers the ratings (most of the work) are simulated on
+    the other processors while this one lays out the sheets; the result is the same.
+
+    `progress(n)` is called as sheets are done.
+    """
+    import os
+
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    todo = [t for t in dict.fromkeys(towers) if (t, descending) not in _RATINGS]
+    if workers <= 1 or len(todo) < 40:
+        return _layout(towers, lang, page, descending, progress, set(), iter(()))
+    import concurrent.futures
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
+    with concurrent.futures.ProcessPoolExecutor(min(workers, 8), mp_context=context) as pool:
+        ratings = pool.map(_rate_one, [(t.squares, descending) for t in todo], chunksize=10)
+        return _layout(towers, lang, page, descending, progress, set(todo), iter(ratings))
+
+
+def _layout(towers, lang, page, descending, progress, rated_elsewhere, ratings) -> list[Sheet]:
+    """Build the sheets in order, taking each rating from `ratings` as it arrives."""
+    sheets = []
+    for tower in towers:
+        if tower in rated_elsewhere and (tower, descending) not in _RATINGS:
+            _RATINGS[(tower, descending)] = next(ratings)
+        sheets.append(build_tower(tower, lang, page, descending))
+        if progress:
+            progress(1)
+    return sheets
+
+
+def rating_line(label: str, tower: Tower, descending: bool, games: int) -> str:
+    r = tower_sim.rate(tower, descending, games)
+    rule = ", descending" if descending else ""
+    return (f"{label}: {len(tower)} squares, {tower.rows} rows{rule}; {r.games} games: mean {r.mean:.2f} rounds, "
+            f"10th percentile {r.p10:g}, 90th percentile {r.p90:g}; {'★' * r.stars}{'☆' * (5 - r.stars)} "
+            f"({r.stars}/5)")
+
+
+# --- the rules --------------------------------------------------------------------------
+
+def audit(entries: Entries, lang: str) -> Report:
+    tower, descending, _ = parse_variant(entries.variant)
+    ids = tower.ids
+    values: dict[int, int] = {}
+    violations: list[Violation] = []
+    filled: set[int] = set()
+    for i, cid in enumerate(ids):
+        mark = entries.cells.get(cid)
+        if mark is None:
+            continue
+        if isinstance(mark, int) and LOW <= mark <= HIGH:
+            values[i] = mark
+            filled.add(i)
+        else:
+            violations.append(Violation("bad-value", (cid,), t(lang, f"{NAME}.bad_value", cell=cid, value=mark)))
+    for i in sorted(values):
+        cid, v = ids[i], values[i]
+        if tower.overhang[i]:
+            if not any(b in values for b in tower.beside[i]):
+                beside = ", ".join(ids[b] for b in tower.beside[i]) or "—"
+                violations.append(Violation("overhang", (cid,), t(
+                    lang, f"{NAME}.overhang_alone", cell=cid, beside=beside)))
+            continue
+        for s in tower.supports[i]:
+            sid = ids[s]
+            if s not in values:
+                if sid not in entries.cells:  # a bad value there is reported on its own
+                    violations.append(Violation("support", (cid, sid), t(
+                        lang, f"{NAME}.support_empty", cell=cid, support=sid)))
+            elif descending and v > values[s]:
+                violations.append(Violation("support", (cid, sid), t(
+                    lang, f"{NAME}.support_high", cell=cid, value=v, below=values[s], support=sid)))
+            elif not descending and v < values[s]:
+                violations.append(Violation("support", (cid, sid), t(
+                    lang, f"{NAME}.support_low", cell=cid, value=v, below=values[s], support=sid)))
+    open_squares = [cid for i, cid in enumerate(ids) if i not in values]
+    details = {"complete": not open_squares, "squares": len(ids), "filled": len(values),
+               "open": len(open_squares), "open_squares": open_squares,
+               "rule": "descending" if descending else "ascending"}
+    return Report(NAME, entries.variant, entries.source, -len(open_squares), violations, details)
+
+
+GAME = Game(
+    name=NAME,
+    title="Roll to the Top",
+    variants=VARIANTS,
+    layout_version=LAYOUT_VERSION,
+    build=build,
+    cell_ids=cell_ids,
+    audit=audit,
+    extra_keys=("tower", "descending"),
+    custom_variant=custom_variant,
+)

@@ -1,0 +1,593 @@
+"""Towers for Roll to the Top: squares on a grid with half-square offsets.
+
+A square is ``(row, col2)``: ``row`` counts rows from the ground (0 = bottom), ``col2``
+is its left edge in half squares, so ``[][]`` over ``[][][]`` shifted by one character is a
+brick pattern. In square units a square covers ``[col2/2, col2/2 + 1] x [row, row + 1]``
+(y up). Every relation the rules need is computed from that geometry with shapely:
+
+- A **rests on** B when A's bottom edge and B's top edge overlap by a positive length;
+  corners that only touch at a point are no support.
+- A is **beside** B when A's right edge and B's left edge (or the other way round) overlap
+  by a positive length.
+- **Ground** squares are those of the bottom row; a square above the ground resting on
+  nothing is an **overhang**.
+
+This module also reads and writes the ASCII format, turns silhouette pictures and seeds
+into towers, and encodes a tower as a short code for a sheet's identity QR.
+
+ASCII format: one text line per row of squares, the top row first. A square is written
+``[]``; each character is half a square wide, so a line indented by one space more than the
+line below sits half a square to the right (a brick pattern). Spaces (or dots) are empty;
+lines starting with ``#`` are comments; blank lines before and after the tower are ignored.
+
+    #  a small pyramid
+       []
+      [][]
+     [][][]
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+
+import numpy as np  # shapely depends on numpy, so this adds no dependency
+import shapely
+
+from rnwprint.errors import RnwError
+
+Square = tuple[int, int]  # (row from the ground, left edge in half squares)
+EPS = 1e-6  # squares are 1 wide and overlap by multiples of 1/2: far more than this
+MAX_ROWS = 200  # row letters A..GR; far beyond anything a page holds
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+class TowerError(RnwError):
+    """A tower that cannot be played or read; the message names the squares at fault."""
+
+
+def row_letters(row: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet style)."""
+    letters = ""
+    row += 1
+    while row:
+        row, rest = divmod(row - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+@dataclass(frozen=True, eq=False)
+class Tower:
+    """A normalised set of squares: the bottom row is 0 and the leftmost edge is col2 0.
+
+    Squares are sorted bottom row first, then left to right; ``ids[i]`` names
+    ``squares[i]``: the row letter from the ground (A, B, …) and the square's place in its
+    row counted from the left (A1, A2, …).
+    """
+
+    squares: tuple[Square, ...]
+
+    @classmethod
+    def of(cls, squares) -> Tower:
+        squares = sorted(set((int(r), int(c)) for r, c in squares))
+        if not squares:
+            raise TowerError("the tower has no squares")
+        r0 = min(r for r, _ in squares)
+        c0 = min(c for _, c in squares)
+        return cls(tuple((r - r0, c - c0) for r, c in squares))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tower) and self.squares == other.squares
+
+    def __hash__(self) -> int:
+        return hash(self.squares)
+
+    def __len__(self) -> int:
+        return len(self.squares)
+
+    # --- names and extent --------------------------------------------------------------
+
+    @functools.cached_property
+    def ids(self) -> tuple[str, ...]:
+        ids, row, place = [], None, 0
+        for r, _ in self.squares:
+            place = place + 1 if r == row else 1
+            row = r
+            ids.append(f"{row_letters(r)}{place}")
+        return tuple(ids)
+
+    @functools.cached_property
+    def index(self) -> dict[str, int]:
+        return {cid: i for i, cid in enumerate(self.ids)}
+
+    @property
+    def rows(self) -> int:
+        return self.squares[-1][0] + 1
+
+    @property
+    def width(self) -> float:
+        """Width in squares."""
+        return (max(c for _, c in self.squares) + 2) / 2
+
+    # --- geometry ------------------------------------------------------------------------
+
+    @functools.cached_property
+    def boxes(self) -> np.ndarray:
+        """Each square as (x0, y0, x1, y1) in square units, y up."""
+        a = np.array(self.squares, dtype=float).reshape(-1, 2)
+        x0, y0 = a[:, 1] / 2, a[:, 0]
+        return np.column_stack((x0, y0, x0 + 1, y0 + 1))
+
+    @functools.cached_property
+    def _relations(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
+        """(supports, beside, overlapping pairs), from the squares' edges and areas.
+
+        Edges are shortened by EPS at both ends and areas shrunk by EPS, so two edges
+        "intersect" only when they overlap by a positive length (a shared corner point does
+        not) and two squares only when they overlap by a positive area.
+        """
+        b = self.boxes
+        x0, y0, x1, y1 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
+        bottoms = shapely.linestrings(_segments(x0 + EPS, y0, x1 - EPS, y0))
+        tops = shapely.linestrings(_segments(x0 + EPS, y1, x1 - EPS, y1))
+        lefts = shapely.linestrings(_segments(x0, y0 + EPS, x0, y1 - EPS))
+        rights = shapely.linestrings(_segments(x1, y0 + EPS, x1, y1 - EPS))
+        n = len(self.squares)
+        supports: list[list[int]] = [[] for _ in range(n)]
+        beside: list[list[int]] = [[] for _ in range(n)]
+        for a, c in _touching(bottoms, tops):
+            supports[a].append(c)
+        for a, c in _touching(rights, lefts):
+            beside[a].append(c)
+            beside[c].append(a)
+        inner = shapely.box(x0 + EPS, y0 + EPS, x1 - EPS, y1 - EPS)
+        overlaps = tuple((a, c) for a, c in _touching(inner, inner) if a < c)
+        return (tuple(tuple(sorted(s)) for s in supports), tuple(tuple(sorted(s)) for s in beside), overlaps)
+
+    @property
+    def supports(self) -> tuple[tuple[int, ...], ...]:
+        """For each square, the squares it rests on."""
+        return self._relations[0]
+
+    @property
+    def beside(self) -> tuple[tuple[int, ...], ...]:
+        """For each square, the squares left and right of it."""
+        return self._relations[1]
+
+    @functools.cached_property
+    def resting(self) -> tuple[tuple[int, ...], ...]:
+        """For each square, the squares resting on it."""
+        out: list[list[int]] = [[] for _ in self.squares]
+        for i, sup in enumerate(self.supports):
+            for s in sup:
+                out[s].append(i)
+        return tuple(tuple(o) for o in out)
+
+    @functools.cached_property
+    def ground(self) -> tuple[bool, ...]:
+        return tuple(r == 0 for r, _ in self.squares)
+
+    @functools.cached_property
+    def overhang(self) -> tuple[bool, ...]:
+        return tuple(r > 0 and not s for (r, _), s in zip(self.squares, self.supports))
+
+    # --- playability -----------------------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Why the tower cannot be played, one sentence each naming the squares; [] if it can."""
+        ids = self.ids
+        out = []
+        for a, b in self._relations[2]:
+            out.append(f"squares {ids[a]} and {ids[b]} overlap")
+        if out:
+            return out
+        if len(self.squares) > 1:
+            parts = _components(len(self.squares), [(a, b) for a, sup in enumerate(self.supports) for b in sup]
+                                + [(a, b) for a, bes in enumerate(self.beside) for b in bes])
+            if len(parts) > 1:
+                main = max(parts, key=lambda p: (sum(self.ground[i] for i in p), len(p), -min(p)))
+                loose = sorted(i for p in parts if p is not main for i in p)
+                out.append(f"not connected to the rest of the tower: {_names(ids, loose)} "
+                           "(squares connect through a shared edge; touching corners do not count)")
+        never = [i for i, ok in enumerate(self.reachable()) if not ok]
+        if never:
+            out.append(f"can never be written: {_names(ids, never)} (an overhang needs a square beside it, "
+                       "a square resting on others needs all of them)")
+        return out
+
+    def reachable(self) -> list[bool]:
+        """Which squares can ever become writable, starting from an empty tower."""
+        ok = list(self.ground)
+        changed = True
+        while changed:
+            changed = False
+            for i, done in enumerate(ok):
+                if done:
+                    continue
+                sup = self.supports[i]
+                if (sup and all(ok[s] for s in sup)) or (not sup and any(ok[b] for b in self.beside[i])):
+                    ok[i] = changed = True
+        return ok
+
+    def check(self, where: str | None = None, hint: str = "") -> Tower:
+        """The tower itself if it can be played; TowerError naming the squares otherwise."""
+        problems = self.problems()
+        if problems:
+            raise TowerError("unplayable tower: " + "; ".join(problems) + hint, where)
+        return self
+
+
+def _segments(x0, y0, x1, y1) -> np.ndarray:
+    return np.stack((np.column_stack((x0, y0)), np.column_stack((x1, y1))), axis=1)
+
+
+def _touching(geoms_a, geoms_b) -> list[tuple[int, int]]:
+    """Pairs (a, b) of geometries that intersect (the shortened edges / shrunk squares above)."""
+    i, j = shapely.STRtree(geoms_b).query(geoms_a, predicate="intersects")
+    return [(int(a), int(c)) for a, c in zip(i, j)]
+
+
+def _components(n: int, edges: list[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in edges:
+        parent[find(a)] = find(b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())
+
+
+def _names(ids, indices, limit: int = 12) -> str:
+    names = [ids[i] for i in indices]
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+# --- ASCII ------------------------------------------------------------------------------
+
+def parse_ascii(text: str, where: str = "tower") -> Tower:
+    """ASCII art -> Tower (not yet checked for playability). TowerError names line and column."""
+    lines = [line.rstrip() for line in text.replace("\t", "    ").splitlines()]
+    lines = [("" if line.lstrip().startswith("#") else line) for line in lines]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise TowerError("no squares found; draw each square as [] (one text line per row)", where)
+    if len(lines) > MAX_ROWS:
+        raise TowerError(f"{len(lines)} rows; at most {MAX_ROWS}", where)
+    squares = []
+    problems = []
+    for n, line in enumerate(lines):
+        row = len(lines) - 1 - n
+        c = 0
+        while c < len(line):
+            ch = line[c]
+            if ch in " .":
+                c += 1
+            elif ch == "[" and line[c + 1:c + 2] == "]":
+                squares.append((row, c))
+                c += 2
+            else:
+                problems.append(f"line {n + 1}, column {c + 1}: unexpected {ch!r}; draw each square as []")
+                c += 1
+    if problems:
+        raise TowerError("; ".join(problems[:5]) + (f" and {len(problems) - 5} more" if len(problems) > 5 else ""),
+                         where)
+    if not squares:
+        raise TowerError("no squares found; draw each square as []", where)
+    return Tower.of(squares)
+
+
+def format_ascii(tower: Tower) -> str:
+    rows: dict[int, list[int]] = {}
+    for r, c in tower.squares:
+        rows.setdefault(r, []).append(c)
+    lines = []
+    for r in range(tower.rows - 1, -1, -1):
+        chars = []
+        for c in rows.get(r, ()):
+            chars.append(" " * (c - sum(len(x) for x in chars)) + "[]")
+        lines.append("".join(chars))
+    return "\n".join(lines) + "\n"
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+def from_picture(path, columns: int, threshold: int = 128) -> Tower:
+    """The dark shape of a PNG/JPEG filled with squares, `columns` squares across its width.
+
+    The picture (transparent parts count as white) is cropped to its dark pixels and
+    sampled at half-square resolution; each row is filled from the left with squares that
+    are at least half dark (shifted half a square where that covers more), so edges may fall
+    on half squares.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    where = str(path)
+    if not 1 <= columns <= 100:
+        raise TowerError(f"{columns} columns; choose 1-100", "--columns")
+    try:
+        with Image.open(path) as im:
+            im.load()
+            if im.mode in ("RGBA", "LA", "P"):
+                im = im.convert("RGBA")
+                white = Image.new("RGBA", im.size, "#ffffff")
+                im = Image.alpha_composite(white, im)
+            grey = im.convert("L")
+    except FileNotFoundError:
+        raise TowerError("no such file", where) from None
+    except (UnidentifiedImageError, OSError) as e:
+        raise TowerError(f"not a picture pillow can read (PNG or JPEG): {e}", where) from None
+    dark = grey.point(lambda v: 255 if v < threshold else 0)
+    box = dark.getbbox()
+    if box is None:
+        raise TowerError("no dark shape found (the tower is drawn dark on a light background)", where)
+    shape = dark.crop(box)
+    w, h = shape.size
+    rows = max(1, round(h * columns / w))
+    if rows > MAX_ROWS:
+        raise TowerError(f"the shape would be {rows} rows high; use fewer --columns", where)
+    cover = np.asarray(shape.resize((2 * columns, rows), Image.BOX), dtype=float) / 255
+    squares = []
+    for n in range(rows):
+        line = cover[n]
+        here = [(line[c] + line[c + 1]) / 2 for c in range(2 * columns - 1)] + [0.0]
+        c = 0
+        while c < 2 * columns - 1:
+            if here[c] >= 0.5 and here[c] >= here[c + 1]:  # at least half dark, and no better half a square on
+                squares.append((rows - 1 - n, c))
+                c += 2
+            else:
+                c += 1
+    if not squares:
+        raise TowerError("the dark shape is too thin for that many columns; use fewer --columns", where)
+    return Tower.of(squares)
+
+
+# --- random towers ----------------------------------------------------------------------
+
+SHAPES = ("mixed", "taper", "spire", "tree")
+
+
+def random_tower(rng: random.Random, squares: int = 30, shape: str = "mixed", max_width: int = 12,
+                 max_rows: int = 20) -> Tower:
+    """A playable tower of exactly `squares` squares, one run of squares per row.
+
+    taper: wide at the ground, narrowing upwards (sometimes with an arch in the bottom row);
+    spire: narrow and tall with a wider deck near the top (overhangs);
+    tree: a trunk with a canopy wider than it (overhangs); mixed: one of them at random.
+    Each row overlaps the row below by at least half a square, so every square can be reached.
+    """
+    if shape not in SHAPES:
+        raise TowerError(f"unknown shape {shape!r}; choose one of: {', '.join(SHAPES)}", "--shape")
+    if not 3 <= squares <= 200:
+        raise TowerError(f"{squares} squares; choose 3-200", "--squares")
+    if shape == "mixed":
+        shape = rng.choice(SHAPES[1:])
+    if squares > max_width * max_rows:
+        raise TowerError(f"{squares} squares do not fit in {max_rows} rows of at most {max_width}; "
+                         "use fewer --squares or a larger --max-width", "--squares")
+    widths = _profile(rng, squares, shape, max_width, max_rows)
+    while len(widths) > max_rows:  # too tall: widen the narrowest lower row, take the top off
+        k = min(range(max_rows), key=lambda r: (widths[r], r))
+        widths[k] += 1
+        widths = _trim(widths, squares)
+    rows: list[tuple[int, int]] = []  # (left col2, width in squares)
+    for w in widths:
+        if not rows:
+            rows.append((0, w))
+            continue
+        pl, pw = rows[-1]
+        centre = pl + pw  # centre of the row below, in half squares
+        left = centre - w + rng.choice((-1, 0, 0, 1))
+        # overlap the row below by at least half a square
+        left = max(min(left, pl + 2 * pw - 1), pl - 2 * w + 1)
+        rows.append((left, w))
+    cells = [(r, left + 2 * k) for r, (left, w) in enumerate(rows) for k in range(w)]
+    if shape == "taper" and rows[0][1] >= 4 and len(rows) > 1 and rng.random() < 0.4:
+        # an arch: drop a middle square of the bottom row if the row above spans it
+        left, w = rows[0]
+        gap = (0, left + 2 * (w // 2))
+        top_left, top_w = rows[-1]
+        extra = (len(rows) - 1, top_left + 2 * top_w)  # the square moves to the top row's end
+        arched = [c for c in cells if c != gap] + [extra]
+        if not Tower.of(arched).problems():
+            cells = arched
+    return Tower.of(cells).check()
+
+
+def _canopy(c: int) -> list[int]:
+    """A crown of width c: narrow at the branches, full, then tapering to the top."""
+    return [max(1, c - 2), c, c] + list(range(c - 1, 0, -2))
+
+
+def _trim(widths: list[int], n: int) -> list[int]:
+    """Take squares off the top rows until the widths add up to n."""
+    widths = list(widths)
+    while sum(widths) > n:
+        widths[-1] -= 1
+        if widths[-1] == 0:
+            widths.pop()
+    return widths
+
+
+def _profile(rng: random.Random, n: int, shape: str, max_width: int, max_rows: int) -> list[int]:
+    if shape == "taper":
+        base = 1
+        while base * (base + 1) // 2 < n:
+            base += 1
+        base = min(max_width, base + rng.choice((0, 0, 1)))
+        widths, w = [], base
+        while sum(widths) < n:
+            widths.append(min(w, n - sum(widths)))
+            if rng.random() < 0.75:
+                w = max(1, w - 1)
+    elif shape == "spire":
+        height_hint = max(3, n // 2)
+        narrow = max(1, -(-n // max_rows) - 1)  # wide enough to stay within max_rows
+        widths = []
+        while sum(widths) < n:
+            level = len(widths)
+            if level == 0:
+                w = 3
+            elif abs(level - int(height_hint * 0.7)) <= 0 and n - sum(widths) > 6:
+                w = 4
+            elif level < 2:
+                w = max(2, narrow)
+            else:
+                w = rng.choice((narrow, narrow + 1, narrow + 1))
+            widths.append(min(w, n - sum(widths)))
+    else:  # tree
+        trunk_w = 1 if n < 24 else 2
+        widths = [trunk_w] * rng.choice((2, 3))
+        rest = n - sum(widths)
+        crown = 3
+        while sum(_canopy(crown + 1)) <= rest and crown < max_width:
+            crown += 1
+        canopy = _canopy(crown)
+        extra = rest - sum(canopy)
+        while extra > 0:  # widen the middle of the crown, then add a row on top
+            for k in range(len(canopy)):
+                if extra and canopy[k] < max_width and rng.random() < 0.5:
+                    canopy[k] += 1
+                    extra -= 1
+            if extra and rng.random() < 0.3:
+                canopy.append(min(extra, 2))
+                extra -= canopy[-1]
+        while sum(canopy) > rest:  # trim from the top
+            canopy[-1] -= 1
+            if canopy[-1] == 0:
+                canopy.pop()
+        widths += canopy
+    return [max(1, min(max_width, w)) for w in widths if w > 0]
+
+
+# --- short codes for the identity QR ------------------------------------------------------
+
+class _Bits:
+    def __init__(self) -> None:
+        self.bits: list[int] = []
+
+    def gamma(self, v: int) -> None:
+        """Exp-Golomb code of v >= 0: small numbers take few bits."""
+        v += 1
+        n = v.bit_length()
+        self.bits += [0] * (n - 1) + [int(b) for b in bin(v)[2:]]
+
+    def signed(self, v: int) -> None:
+        self.gamma(2 * v if v >= 0 else -2 * v - 1)
+
+
+class _Reader:
+    def __init__(self, bits: str) -> None:
+        self.bits, self.pos = bits, 0
+
+    def gamma(self) -> int:
+        zeros = 0
+        while self._bit() == 0:
+            zeros += 1
+            if zeros > 32:
+                raise ValueError("corrupt code")
+        v = 1
+        for _ in range(zeros):
+            v = 2 * v + self._bit()
+        return v - 1
+
+    def signed(self) -> int:
+        v = self.gamma()
+        return v // 2 if v % 2 == 0 else -(v + 1) // 2
+
+    def _bit(self) -> int:
+        if self.pos >= len(self.bits):
+            raise ValueError("code ends too early")
+        self.pos += 1
+        return int(self.bits[self.pos - 1])
+
+
+def _runs(tower: Tower) -> list[list[tuple[int, int]]]:
+    """Per row from the ground: runs of edge-to-edge squares as (left col2, count)."""
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(tower.rows)]
+    for r, c in tower.squares:
+        runs = rows[r]
+        if runs and runs[-1][0] + 2 * runs[-1][1] == c:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((c, 1))
+    return rows
+
+
+def encode(tower: Tower) -> str:
+    """A short base-62 code of the squares (about 1 character per row of a simple tower).
+
+    Bits: the row count, then per row the number of runs, and per run its left edge (the
+    first run relative to the row below's first run, the others as the gap after the run
+    before) and its length, all in exp-Golomb codes; read as one integer in base 62.
+    """
+    rows = _runs(tower)
+    if any(not runs for runs in rows):
+        raise ValueError("a tower with an empty row has no code")
+    out = _Bits()
+    out.gamma(len(rows) - 1)
+    prev = 0
+    for runs in rows:
+        out.gamma(len(runs) - 1)
+        end = None
+        for k, (left, count) in enumerate(runs):
+            if k == 0:
+                out.signed(left - prev)
+                prev = left
+            else:
+                out.gamma(left - end - 1)
+            out.gamma(count - 1)
+            end = left + 2 * count
+    number = int("1" + "".join(map(str, out.bits)), 2)
+    digits = []
+    while number:
+        number, d = divmod(number, 62)
+        digits.append(_B62[d])
+    return "".join(reversed(digits))
+
+
+def decode(code: str) -> Tower:
+    """The inverse of `encode`; ValueError for a string that is not a tower code."""
+    if not code or len(code) > 400 or any(ch not in _B62 for ch in code):
+        raise ValueError(f"{code!r} is not a tower code")
+    number = 0
+    for ch in code:
+        number = number * 62 + _B62.index(ch)
+    bits = bin(number)[3:]
+    reader = _Reader(bits)
+    rows = reader.gamma() + 1
+    if rows > MAX_ROWS:
+        raise ValueError("too many rows")
+    squares, prev = [], 0
+    for r in range(rows):
+        n_runs = reader.gamma() + 1
+        end = None
+        for k in range(n_runs):
+            if k == 0:
+                left = prev + reader.signed()
+                prev = left
+            else:
+                left = end + 1 + reader.gamma()
+            count = reader.gamma() + 1
+            if count > 400:
+                raise ValueError("corrupt code")
+            squares += [(r, left + 2 * i) for i in range(count)]
+            end = left + 2 * count
+    if reader.pos != len(bits):
+        raise ValueError(f"{code!r} is not a tower code (extra bits)")
+    tower = Tower.of(squares)
+    if encode(tower) != code:
+        raise ValueError(f"{code!r} is not the canonical code of a tower")
+    return tower

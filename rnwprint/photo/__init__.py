@@ -1,0 +1,1 @@
+"""Reading phone photos of printed sheets: locating the page, reading the cells, digit/mark classifier."""

