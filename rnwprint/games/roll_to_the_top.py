@@ -56,12 +56,12 @@ class Builtin:
 
 
 @functools.cache
-def builtins() -> dict[str, Builtin]:
-    """The built-in challenges in their template order, each checked playable."""
+def _entries() -> tuple[tuple[str, dict[str, str], str, str], ...]:
+    """(id, names, art, key) of each built-in challenge in template order, names checked."""
     where = str(TEMPLATE)
     with open(TEMPLATE, "rb") as f:
         data = tomllib.load(f)
-    out: dict[str, Builtin] = {}
+    out = []
     for n, entry in enumerate(data.get("tower", [])):
         key = f"tower[{n}]"
         tid = entry.get("id")
@@ -69,7 +69,7 @@ def builtins() -> dict[str, Builtin]:
             # 11 characters at most: with "-desc" a variant has 16 (see the identity QR below)
             raise RnwError(f"{key}.id: expected a short lowercase name such as \"eiffel\" (1-11 letters "
                            "or digits)", where)
-        if tid in out:
+        if any(tid == other for other, *_ in out):
             raise RnwError(f"{key}.id: {tid!r} is used twice", where)
         unknown = sorted(set(entry) - {"id", "es", "en", "art"})
         if unknown:
@@ -77,14 +77,21 @@ def builtins() -> dict[str, Builtin]:
         names = {lang: entry.get(lang) for lang in ("es", "en")}
         if not all(isinstance(v, str) and v for v in names.values()):
             raise RnwError(f"{key}: needs its name in es and en", where)
-        tower = parse_ascii(entry.get("art", ""), f"{where}: {key}.art").check(f"{where}: {key}.art")
-        out[tid] = Builtin(tid, names, tower)
+        out.append((tid, names, entry.get("art", ""), key))
     if not out:
         raise RnwError("no [[tower]] entries", where)
-    return out
+    return tuple(out)
 
 
-VARIANTS = tuple(builtins())
+@functools.cache
+def builtins() -> dict[str, Builtin]:
+    """The built-in challenges in their template order, each checked playable."""
+    where = str(TEMPLATE)
+    return {tid: Builtin(tid, names, parse_ascii(art, f"{where}: {key}.art").check(f"{where}: {key}.art"))
+            for tid, names, art, key in _entries()}
+
+
+VARIANTS = tuple(tid for tid, *_ in _entries())  # towers are built (and checked) when first used
 
 
 # --- variants ---------------------------------------------------------------------------

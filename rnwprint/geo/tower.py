@@ -32,8 +32,6 @@ import functools
 import random
 from dataclasses import dataclass
 
-import numpy as np  # shapely depends on numpy, so this adds no dependency
-import shapely
 
 from rnwprint.errors import RnwError
 
@@ -115,6 +113,7 @@ class Tower:
     @functools.cached_property
     def boxes(self) -> np.ndarray:
         """Each square as (x0, y0, x1, y1) in square units, y up."""
+        import numpy as np  # geometry libraries load only when a tower is built
         a = np.array(self.squares, dtype=float).reshape(-1, 2)
         x0, y0 = a[:, 1] / 2, a[:, 0]
         return np.column_stack((x0, y0, x0 + 1, y0 + 1))
@@ -127,6 +126,7 @@ class Tower:
         "intersect" only when they overlap by a positive length (a shared corner point does
         not) and two squares only when they overlap by a positive area.
         """
+        import shapely  # loads only when a tower is built
         b = self.boxes
         x0, y0, x1, y1 = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
         bottoms = shapely.linestrings(_segments(x0 + EPS, y0, x1 - EPS, y0))
@@ -219,11 +219,13 @@ class Tower:
 
 
 def _segments(x0, y0, x1, y1) -> np.ndarray:
+    import numpy as np  # geometry libraries load only when a tower is built
     return np.stack((np.column_stack((x0, y0)), np.column_stack((x1, y1))), axis=1)
 
 
 def _touching(geoms_a, geoms_b) -> list[tuple[int, int]]:
     """Pairs (a, b) of geometries that intersect (the shortened edges / shrunk squares above)."""
+    import shapely  # loads only when a tower is built
     i, j = shapely.STRtree(geoms_b).query(geoms_a, predicate="intersects")
     return [(int(a), int(c)) for a, c in zip(i, j)]
 
@@ -311,6 +313,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     are at least half dark (shifted half a square where that covers more), so edges may fall
     on half squares.
     """
+    import numpy as np  # geometry libraries load only when a tower is built
     from PIL import Image, UnidentifiedImageError
 
     where = str(path)

@@ -16,7 +16,7 @@ import numpy as np
 from rnwprint.audit.entries import CROSSED, Guarded, Mark
 from rnwprint.fonts import PT, text_width
 from rnwprint.photo import digits
-from rnwprint.sheet import Cell, Sheet, Text
+from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
 INK_DARKNESS = 0.28  # how much darker than the paper a pixel must be to count as ink
@@ -39,9 +39,9 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     """Read every cell of `sheet` from the rectified grey `page`."""
     reads: dict[str, CellRead] = {}
     pending = []  # (cell, [ink crops], circled) waiting for the classifier, batched
-    labels = _labels_by_cell(sheet)
+    printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
-        ink = _ink(page, cell, labels.get(cell.id, ()), px_per_mm)
+        ink = _ink(page, printed, cell, px_per_mm)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
             reads[cell.id] = _tick(cell, share)
@@ -66,37 +66,61 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     return reads
 
 
-def _labels_by_cell(sheet: Sheet) -> dict[str, list[tuple[float, float, float, float]]]:
-    """The printed texts inside each cell's box (its id, a track number), as mm rectangles."""
-    out: dict[str, list] = {}
-    boxes = {cid: c.bounds for cid, c in sheet.cells.items()}
-    for item in sheet.items:
-        if not isinstance(item, Text):
-            continue
+_PRINTED: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _printed(sheet: Sheet, px_per_mm: float) -> np.ndarray:
+    """Where the sheet itself is printed inside its cells (ids, dots, numbers), 1 = print.
+    The same identity is the same Sheet, so this is drawn once per identity."""
+    key = (sheet.identity.encode(), px_per_mm)
+    if key not in _PRINTED:
+        from PIL import Image, ImageDraw
+
+        from rnwprint.render.png import draw_item
+
+        size = (int(np.ceil(sheet.width * px_per_mm)), int(np.ceil(sheet.height * px_per_mm)))
+        image = Image.new("L", size, 255)
+        draw = ImageDraw.Draw(image)
+        boxes = [c.bounds for c in sheet.cells.values()]
+        for item in sheet.items:
+            x0, y0, x1, y1 = _item_bounds(item)
+            if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
+                draw_item(draw, item, px_per_mm)
+        printed = (np.asarray(image) < 215).astype(np.uint8)
+        # the photo is never registered to the print to the pixel: widen what is printed
+        _PRINTED.clear() if len(_PRINTED) > 8 else None
+        _PRINTED[key] = cv2.dilate(printed, np.ones((5, 5), np.uint8))
+    return _PRINTED[key]
+
+
+def _item_bounds(item) -> tuple[float, float, float, float]:
+    if isinstance(item, Text):
         w, h = text_width(item.text, item.size, item.bold), item.size * PT
         x = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
-        rect = (x - 0.3, item.y - h * 0.8, x + w + 0.3, item.y + h * 0.25)
-        for cid, (x0, y0, x1, y1) in boxes.items():
-            if rect[0] < x1 and rect[2] > x0 and rect[1] < y1 and rect[3] > y0:
-                out.setdefault(cid, []).append(rect)
-    return out
+        return x, item.y - h, x + w, item.y + h * 0.3
+    if isinstance(item, Rect):
+        return item.x, item.y, item.x + item.w, item.y + item.h
+    if isinstance(item, Circle):
+        return item.cx - item.r, item.cy - item.r, item.cx + item.r, item.cy + item.r
+    if isinstance(item, Path):
+        xs = [x for ring in item.rings for x, _ in ring]
+        ys = [y for ring in item.rings for _, y in ring]
+        return min(xs), min(ys), max(xs), max(ys)
+    return (0.0, 0.0, 0.0, 0.0)  # QR codes and markers lie outside every cell
 
 
-def _ink(page: np.ndarray, cell: Cell, labels, px_per_mm: float) -> np.ndarray:
+def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
     """The pen ink inside a cell as a float image: 0 paper, up to 1 for the darkest ink."""
     x0, y0, x1, y1 = cell.bounds
-    inset = BORDER_MM
-    c0, r0 = int(round((x0 + inset) * px_per_mm)), int(round((y0 + inset) * px_per_mm))
-    c1, r1 = int(round((x1 - inset) * px_per_mm)), int(round((y1 - inset) * px_per_mm))
-    crop = page[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)].astype(np.float32)
+    c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
+    c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
+    c0, r0 = max(c0, 0), max(r0, 0)
+    crop = page[r0:max(r1, r0), c0:max(c1, c0)].astype(np.float32)
     if crop.size == 0:
         return crop
     paper = float(np.percentile(crop, 90))
     dark = np.clip((paper - crop) / max(paper, 1.0), 0.0, 1.0)
-    for lx0, ly0, lx1, ly1 in labels:  # the printed id is not ink
-        a0, b0 = int((lx0 - x0 - inset) * px_per_mm), int((ly0 - y0 - inset) * px_per_mm)
-        a1, b1 = int(np.ceil((lx1 - x0 - inset) * px_per_mm)), int(np.ceil((ly1 - y0 - inset) * px_per_mm))
-        dark[max(b0, 0):max(b1, 0), max(a0, 0):max(a1, 0)] = 0
+    dark[printed[r0:r0 + crop.shape[0], c0:c0 + crop.shape[1]] > 0] = 0  # the sheet's own print
     ink = np.where(dark > INK_DARKNESS, dark, 0.0).astype(np.float32)
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
@@ -114,43 +138,46 @@ def _tick(cell: Cell, share: float) -> CellRead:
 
 
 def _remove_circle(ink: np.ndarray) -> tuple[np.ndarray, bool]:
-    """A guard circle is one stroke ringing the cell: take it away and say it was there."""
+    """A guard circle rings the cell (the box edge may cut it into arcs): strokes that keep
+    to the outer band and together go most of the way round are the circle."""
     mask = (ink > 0).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
     h, w = ink.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    dx, dy = (xs - w / 2) / (w / 2), (ys - h / 2) / (h / 2)
+    outer = dx * dx + dy * dy > 0.45  # beyond about two thirds of the way to the edge
+    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    ring = np.zeros_like(mask)
+    covered: set[int] = set()
     for k in range(1, count):
-        x, y, bw, bh, area = stats[k]
-        if bw < 0.6 * w or bh < 0.6 * h:
+        part = labels == k
+        size = int(part.sum())
+        if size < 10 or (part & outer).sum() < 0.75 * size:
             continue
-        ring = (labels == k).astype(np.uint8)
-        filled = ring.copy()
-        contours, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
-        hole = filled.sum() - ring.sum()
-        others = mask.sum() - ring.sum()
-        if hole > 0.4 * filled.sum() and others > 0:  # a ring with something inside it
-            return np.where(labels == k, 0.0, ink).astype(np.float32), True
-    return ink, False
+        arc = set(np.unique(sector[part]).tolist())
+        if len(arc) >= 4:  # a quarter turn at least: an arc, not a stray stroke end
+            covered |= arc
+            ring |= part
+    if len(covered) < 16 or not (mask & ~ring.astype(bool)).any():
+        return ink, False
+    return np.where(ring > 0, 0.0, ink).astype(np.float32), True
 
 
 def _split_digits(ink: np.ndarray, cell: Cell) -> list[np.ndarray]:
-    """One crop, or two side by side for a cell that may hold numbers of two digits."""
+    """One crop, or two side by side for a cell that may hold numbers of two digits: a
+    number written wider than tall is two digits, cut where the fewest ink columns are."""
     if cell.high < 10:
         return [ink]
-    cols = (ink > 0).any(axis=0)
-    xs = np.flatnonzero(cols)
+    columns = ink.sum(axis=0)
+    rows = np.flatnonzero(ink.sum(axis=1))
+    xs = np.flatnonzero(columns)
     if len(xs) == 0:
         return [ink]
-    span = cols[xs[0]:xs[-1] + 1]
-    gaps = np.flatnonzero(~span)
-    if len(gaps) == 0:
+    width, height = xs[-1] - xs[0] + 1, rows[-1] - rows[0] + 1
+    if width < 0.85 * height:
         return [ink]
-    # the widest run of empty columns inside the ink separates the two digits
-    runs = np.split(gaps, np.flatnonzero(np.diff(gaps) > 1) + 1)
-    widest = max(runs, key=len)
-    if len(widest) < max(2, 0.04 * ink.shape[1]):
-        return [ink]
-    cut = xs[0] + (widest[0] + widest[-1]) // 2
+    lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
+    cut = lo + int(np.argmin(columns[lo:hi + 1]))
     return [ink[:, :cut], ink[:, cut:]]
 
 

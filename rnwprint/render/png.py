@@ -26,7 +26,7 @@ def render_image(sheet: Sheet, dpi: int = DEFAULT_DPI) -> Image.Image:
     image = Image.new("RGB", size, "#ffffff")
     draw = ImageDraw.Draw(image)
     for item in sheet.items:
-        _draw(draw, item, scale)
+        draw_item(draw, item, scale)
     final = (round(sheet.width * dpi / 25.4), round(sheet.height * dpi / 25.4))
     return image.resize(final, Image.LANCZOS)
 
@@ -42,7 +42,8 @@ def _width(w: float, s: float) -> int:
     return max(1, round(w * s))
 
 
-def _draw(draw: ImageDraw.ImageDraw, item, s: float) -> None:
+def draw_item(draw: ImageDraw.ImageDraw, item, s: float) -> None:
+    """Draw one Sheet item at `s` pixels per millimetre."""
     if isinstance(item, Path):
         st = item.style
         for ring in item.rings:
