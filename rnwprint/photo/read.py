@@ -19,7 +19,11 @@ from rnwprint.photo import digits
 from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
-INK_DARKNESS = 0.28  # how much darker than the paper a pixel must be to count as ink
+INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
+STROKE_MM = 2.2  # wider than any pen stroke, narrower than a shadow
+MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
+AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
+SHARP_PX_PER_MM = 4.0  # a photo seeing the page this finely or better reads at full confidence
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written
 TICK_INK = 0.04  # a tick box with more ink than this share is ticked
@@ -35,34 +39,51 @@ class CellRead:
     why: str = ""  # what made it unsure
 
 
-def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool) -> dict[str, CellRead]:
-    """Read every cell of `sheet` from the rectified grey `page`."""
+@dataclass(frozen=True)
+class Written:
+    """The pen ink of one written cell, ready for the classifier."""
+
+    cell: Cell
+    crops: list  # one crop; or for two-digit cells the whole number, its tens and its units
+    circled: bool
+
+
+def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
+             allows_guarded: bool) -> tuple[dict[str, CellRead], list[Written]]:
+    """Blank cells and tick boxes read at once; the written cells, separated from the print
+    and split into what the classifier reads (tools/train_digits.py trains on these too)."""
     reads: dict[str, CellRead] = {}
-    pending = []  # (cell, [ink crops], circled) waiting for the classifier, batched
+    written = []
     printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
         ink = _ink(page, printed, cell, px_per_mm)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
             reads[cell.id] = _tick(cell, share)
-            continue
-        if share < BLANK_INK:
+        elif share < BLANK_INK:
             unsure = share > UNSURE_BLANK[0]
             reads[cell.id] = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
                                       "faint marks" if unsure else "")
-            continue
-        circled = False
-        if allows_guarded:
-            ink, circled = _remove_circle(ink)
-        pending.append((cell, _split_digits(ink, cell), circled, share))
+        else:
+            circled = False
+            if allows_guarded:
+                ink, circled = _remove_circle(ink)
+            written.append(Written(cell, _split_digits(ink, cell), circled))
+    return reads, written
 
-    crops = [crop for _, parts, _, _ in pending for crop in parts]
+
+def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
+               photo_px_per_mm: float = SHARP_PX_PER_MM) -> dict[str, CellRead]:
+    """Read every cell of `sheet` from the rectified grey `page`. `photo_px_per_mm` is how
+    finely the photo itself saw the page: below SHARP_PX_PER_MM confidence drops with it."""
+    coarse = min(1.0, photo_px_per_mm / SHARP_PX_PER_MM)
+    reads, written = separate(page, sheet, px_per_mm, allows_guarded)
+    crops = [crop for w in written for crop in w.crops]
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
-    for cell, parts, circled, share in pending:
-        p = probs[row:row + len(parts)]
-        row += len(parts)
-        reads[cell.id] = _decide(cell, p, circled, share)
+    for w in written:
+        reads[w.cell.id] = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, _aspect(w.crops[0]))
+        row += len(w.crops)
     return reads
 
 
@@ -110,18 +131,28 @@ def _item_bounds(item) -> tuple[float, float, float, float]:
 
 
 def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
-    """The pen ink inside a cell as a float image: 0 paper, up to 1 for the darkest ink."""
+    """The pen ink inside a cell as a float image: 0 paper, up to 1 for the darkest ink.
+
+    Pen strokes are thin and dark; shadows and light gradients are broad. A closing with a
+    brush wider than a stroke paints the strokes over with the paper around them and keeps
+    the edges of shadows, so (closed - photo) / closed is the ink alone, in any light."""
     x0, y0, x1, y1 = cell.bounds
     c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
     c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
     c0, r0 = max(c0, 0), max(r0, 0)
-    crop = page[r0:max(r1, r0), c0:max(c1, c0)].astype(np.float32)
-    if crop.size == 0:
-        return crop
-    paper = float(np.percentile(crop, 90))
-    dark = np.clip((paper - crop) / max(paper, 1.0), 0.0, 1.0)
-    dark[printed[r0:r0 + crop.shape[0], c0:c0 + crop.shape[1]] > 0] = 0  # the sheet's own print
-    ink = np.where(dark > INK_DARKNESS, dark, 0.0).astype(np.float32)
+    c1, r1 = max(c1, c0), max(r1, r0)
+    margin = int(2 * px_per_mm)
+    b0, a0 = max(r0 - margin, 0), max(c0 - margin, 0)
+    around = page[b0:r1 + margin, a0:c1 + margin]
+    if around.size == 0 or r1 <= r0 or c1 <= c0:
+        return np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.float32)
+    brush = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(STROKE_MM * px_per_mm) | 1,) * 2)
+    closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush).astype(np.float32)
+    dark = (closed - around) / np.maximum(closed, 1.0)
+    dark = dark[r0 - b0:r1 - b0, c0 - a0:c1 - a0]
+    dark[printed[r0:r1, c0:c1] > 0] = 0  # the sheet's own print
+    core = float(np.percentile(dark, 99.5))
+    ink = np.where(dark > max(INK_DARKNESS, 0.45 * core), dark, 0.0).astype(np.float32)
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -138,66 +169,75 @@ def _tick(cell: Cell, share: float) -> CellRead:
 
 
 def _remove_circle(ink: np.ndarray) -> tuple[np.ndarray, bool]:
-    """A guard circle rings the cell (the box edge may cut it into arcs): strokes that keep
-    to the outer band and together go most of the way round are the circle."""
-    mask = (ink > 0).astype(np.uint8)
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    """A guard circle rings the cell (the box edge may cut it into arcs, the number may
+    touch it): ink near the edge going most of the way round is the circle."""
     h, w = ink.shape
     ys, xs = np.mgrid[0:h, 0:w]
-    dx, dy = (xs - w / 2) / (w / 2), (ys - h / 2) / (h / 2)
-    outer = dx * dx + dy * dy > 0.45  # beyond about two thirds of the way to the edge
-    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
-    ring = np.zeros_like(mask)
-    covered: set[int] = set()
-    for k in range(1, count):
-        part = labels == k
-        size = int(part.sum())
-        if size < 10 or (part & outer).sum() < 0.75 * size:
-            continue
-        arc = set(np.unique(sector[part]).tolist())
-        if len(arc) >= 4:  # a quarter turn at least: an arc, not a stray stroke end
-            covered |= arc
-            ring |= part
-    if len(covered) < 16 or not (mask & ~ring.astype(bool)).any():
+    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
+    r2 = dx * dx + dy * dy
+    rim = (r2 > 0.6) & (ink > 0)
+    sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    if (np.bincount(sectors, minlength=24) >= 3).sum() < 14:
         return ink, False
-    return np.where(ring > 0, 0.0, ink).astype(np.float32), True
+    inside = np.where(r2 > 0.42, 0.0, ink).astype(np.float32)
+    mask = (inside > 0).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 2 or mask.sum() < 0.01 * ink.size:
+        return ink, False  # a ring with nothing in it: an O or a zero, not a guard
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
+    return np.where(keep[labels], inside, 0.0).astype(np.float32), True
+
+
+def _aspect(ink: np.ndarray) -> float:
+    """Width over height of the ink."""
+    cols, rows = np.flatnonzero(ink.any(axis=0)), np.flatnonzero(ink.any(axis=1))
+    return (cols[-1] - cols[0] + 1) / (rows[-1] - rows[0] + 1) if len(cols) else 0.0
 
 
 def _split_digits(ink: np.ndarray, cell: Cell) -> list[np.ndarray]:
-    """One crop, or two side by side for a cell that may hold numbers of two digits: a
-    number written wider than tall is two digits, cut where the fewest ink columns are."""
-    if cell.high < 10:
+    """One crop, or for a cell that may hold numbers of two digits and ink wider than one
+    digit, three: the whole (an X, or one wide digit?), and the two halves cut where the
+    fewest ink columns are."""
+    if cell.high < 10 or _aspect(ink) < MAYBE_TWO:
         return [ink]
     columns = ink.sum(axis=0)
-    rows = np.flatnonzero(ink.sum(axis=1))
     xs = np.flatnonzero(columns)
-    if len(xs) == 0:
-        return [ink]
-    width, height = xs[-1] - xs[0] + 1, rows[-1] - rows[0] + 1
-    if width < 0.85 * height:
-        return [ink]
+    width = xs[-1] - xs[0] + 1
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
     cut = lo + int(np.argmin(columns[lo:hi + 1]))
-    return [ink[:, :cut], ink[:, cut:]]
+    return [ink, ink[:, :cut], ink[:, cut:]]
 
 
-def _decide(cell: Cell, p: np.ndarray, circled: bool, share: float) -> CellRead:
+def _decide(cell: Cell, p: np.ndarray, circled: bool, coarse: float, aspect: float) -> CellRead:
     if len(p) == 1:
         allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
         q = digits.restrict(p, allowed)[0]
         best = int(q.argmax())
         label, confidence = allowed[best], float(q[best])
         value: Mark = CROSSED if label == "X" else int(label)
-    else:
+    else:  # the whole: an X or one wide digit? else its tens and its units
+        single = [str(v) for v in range(max(cell.low, 1), 10)]
+        whole = digits.restrict(p[:1], ["X"] + single)[0]
+        best = int(whole.argmax())
         tens = [str(v) for v in range(max(cell.low // 10, 1), cell.high // 10 + 1)]
-        qa = digits.restrict(p[:1], tens)[0]
-        qb = digits.restrict(p[1:2], [str(v) for v in range(10)])[0]
+        qa = digits.restrict(p[1:2], tens)[0]
+        qb = digits.restrict(p[2:3], [str(v) for v in range(10)])[0]
         a, b = int(qa.argmax()), int(qb.argmax())
-        value = int(tens[a]) * 10 + b
-        confidence = float(qa[a] * qb[b])
-        if not cell.low <= value <= cell.high:
-            confidence = 0.0
+        pair = int(tens[a]) * 10 + b
+        pair_confidence = min(float(qa[a]), float(qb[b])) if cell.low <= pair <= cell.high else 0.0
+        if best == 0 and whole[0] > 0.5:
+            value, confidence = CROSSED, float(whole[0])
+        elif aspect >= CLEARLY_TWO:
+            value, confidence = pair, pair_confidence
+        else:  # as wide as one wide digit or two narrow ones: the likelier, less sure
+            single_confidence = float(whole[best]) if best else 0.0
+            if single_confidence > pair_confidence:
+                value, confidence = int(single[best - 1]), AMBIGUOUS * single_confidence
+            else:
+                value, confidence = pair, AMBIGUOUS * pair_confidence
     if circled and value != CROSSED:
         value = Guarded(value)
+    confidence *= coarse
     unsure = confidence < digits.UNSURE_BELOW
     return CellRead(cell.id, value, confidence, unsure, f"best guess {confidence:.0%} sure" if unsure else "")

@@ -1,0 +1,137 @@
+"""Issue 5 figures: how well and how fast photos of finished sheets are read.
+
+    python bench/bench_photo.py                  # 100 held-out photos (seeds 1000-1099)
+    python bench/bench_photo.py --calibrate      # the confidence table on seeds 5000-5099
+
+Photos come from rnwprint.photo.synth: our own sheets filled in with held-out MNIST digits
+(never used in training), crosses, circles and ticks, photographed with random tilt (up to
+30 degrees), rotation, light, shadow, curl, blur, noise and JPEG, at 1-12 MP. The
+calibration set uses other seeds than the figures, so the threshold is not fitted to them.
+Timing runs on one core (OpenCV and BLAS limited to one thread).
+"""
+
+from __future__ import annotations
+
+import os
+
+for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(var, "1")
+
+import argparse  # noqa: E402
+import pathlib  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from common import machine  # noqa: E402
+
+from rnwprint.games import GAMES  # noqa: E402
+from rnwprint.photo import synth  # noqa: E402
+from rnwprint.photo.pipeline import read_photo  # noqa: E402
+
+SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
+MEGAPIXELS = (1.0, 2.0, 4.0, 8.0, 12.0, 12.0)  # phones take 12 MP; smaller ones test the limits
+
+
+def photo_set(seeds, folder: pathlib.Path):
+    """(path, sheet, truth, megapixels) for each seed: the four sheets in turn, every tenth
+    photo at 12 MP for the timing, the rest at 1-12 MP."""
+    for seed in seeds:
+        name = SHEETS[seed % len(SHEETS)]
+        game = GAMES[name]
+        rng = np.random.default_rng(seed)
+        variant = game.variants[int(rng.integers(len(game.variants)))]
+        sheet = game.build(variant, ("es", "en")[seed % 2], ("a4", "letter")[(seed // 2) % 2])
+        marks = synth.random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+        for cell in sheet.cells.values():
+            if cell.kind == "tick" and rng.uniform() < 0.5:
+                marks[cell.id] = True
+        megapixels = 12.0 if seed % 10 == 0 else float(rng.choice(MEGAPIXELS))
+        path = folder / f"{seed}.jpg"
+        path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels))
+        yield path, sheet, marks, megapixels
+
+
+def truth_of(sheet, marks, cell_id):
+    value = marks.get(cell_id)
+    if sheet.cells[cell_id].kind == "tick":
+        return bool(value)
+    return value
+
+
+def evaluate(seeds, threshold=None):
+    """Every cell of every photo: (truth, read value, confidence, unsure), and the timings."""
+    cells, timings, failures, by_mp = [], [], [], {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path, sheet, marks, megapixels in photo_set(seeds, pathlib.Path(tmp)):
+            try:
+                result = read_photo(path)
+            except Exception as e:  # a photo that cannot be read at all is a figure too
+                failures.append((path.name, str(e)))
+                continue
+            if megapixels == 12.0:
+                timings.append(result.timings)
+            for cell_id, read in result.reads.items():
+                truth = truth_of(sheet, marks, cell_id)
+                unsure = read.unsure if threshold is None else read.confidence < threshold
+                cells.append((truth, read.value, read.confidence, unsure))
+                by_mp.setdefault(megapixels, []).append(cells[-1])
+    return cells, timings, failures, by_mp
+
+
+def figures(cells) -> dict:
+    filled = [c for c in cells if c[0] not in (None, False)]
+    blank = [c for c in cells if c[0] in (None, False)]
+    right = sum(t == v for t, v, _, _ in filled)
+    return {
+        "cells": len(cells),
+        "filled read right": right / len(filled),
+        "wrong and not flagged": sum(t != v and not u for t, v, _, u in cells) / len(cells),
+        "flagged": sum(u for *_, u in cells) / len(cells),
+        "blank read blank": sum(v in (None, False) for _, v, _, _ in blank) / len(blank),
+        "filled right or flagged": sum(t == v or u for t, v, _, u in filled) / len(filled),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--photos", type=int, default=100)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    print(f"machine: {machine()}")
+    if args.calibrate:
+        cells, _, failures, by_mp = evaluate(range(5000, 5000 + args.photos))
+        print(f"calibration set: {args.photos} photos, {len(cells)} cells, {len(failures)} unreadable")
+        print("threshold  flagged  wrong-unflagged  filled-right-or-flagged")
+        for threshold in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+            f = figures([(t, v, c, c < threshold) for t, v, c, _ in cells])
+            print(f"{threshold:9.2f}  {f['flagged']:7.2%}  {f['wrong and not flagged']:15.2%}  "
+                  f"{f['filled right or flagged']:.2%}")
+        for mp in sorted(by_mp):
+            f = figures(by_mp[mp])
+            print(f"  {mp:4.0f} MP: filled right {f['filled read right']:.2%}, wrong unflagged "
+                  f"{f['wrong and not flagged']:.2%}, flagged {f['flagged']:.2%}")
+        return
+    cells, timings, failures, by_mp = evaluate(range(1000, 1000 + args.photos))
+    print(f"held-out set: {args.photos} photos across {', '.join(SHEETS)}; {len(cells)} cells; "
+          f"{len(failures)} photos unreadable {failures}")
+    for name, value in figures(cells).items():
+        print(f"  {name}: {value:.2%}" if isinstance(value, float) else f"  {name}: {value}")
+    print("by photo size:")
+    for mp in sorted(by_mp):
+        f = figures(by_mp[mp])
+        print(f"  {mp:4.0f} MP: {f['cells']} cells, filled right {f['filled read right']:.2%}, wrong unflagged "
+              f"{f['wrong and not flagged']:.2%}, flagged {f['flagged']:.2%}, blanks {f['blank read blank']:.2%}")
+    stages = timings[0].keys() if timings else ()
+    print(f"12 MP photos: {len(timings)}; median ms per stage (one core):")
+    for stage in stages:
+        print(f"  {stage}: {statistics.median(t[stage] for t in timings):.0f}")
+
+
+if __name__ == "__main__":
+    main()

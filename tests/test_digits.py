@@ -1,0 +1,179 @@
+"""Issue 5: the handwritten digit / cross classifier (rnwprint.photo.digits).
+
+Accuracy is measured on the held-out MNIST digits shipped in
+rnwprint/assets/photo/heldout-digits.npz, which tools/train_digits.py never trains on.
+"""
+
+from __future__ import annotations
+
+import io
+import pathlib
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from rnwprint.photo import digits as D
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import train_digits  # noqa: E402  (the synthetic cross generator, used here with another seed)
+
+CROSS_SEED = 4242  # training draws its crosses with train_digits.SEED + 1
+
+
+@pytest.fixture(scope="module")
+def heldout():
+    images, labels = D.heldout_digits()
+    return images, labels, D.probabilities(list(images))
+
+
+def read(probs: np.ndarray, allowed: str) -> tuple[np.ndarray, np.ndarray]:
+    p = D.restrict(probs, allowed)
+    return np.array(list(allowed))[p.argmax(axis=1)], p.max(axis=1)
+
+
+def test_heldout_asset_is_small_and_complete():
+    path = ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz"
+    assert path.stat().st_size < 100_000
+    images, labels = D.heldout_digits()
+    assert images.shape == (1996, 28, 28) and images.dtype == np.uint8
+    assert set(np.unique(images)) == {0, 255}
+    assert np.bincount(labels, minlength=10).min() >= 150  # every digit, 20 % of each class
+    assert (ROOT / "rnwprint" / "assets" / "photo" / "SOURCES.md").exists()
+
+
+def test_weights_are_small_and_match_the_code():
+    path = ROOT / "rnwprint" / "assets" / "digits.npz"
+    assert path.stat().st_size < 1_000_000
+    with np.load(path) as data:
+        assert data["w1"].shape[0] == D.features(np.zeros((1, 28, 28), np.float32)).shape[1]
+        assert data["w2"].shape[1] == len(D.CLASSES)
+
+
+def test_accuracy_on_heldout_digits(heldout):
+    images, labels, probs = heldout
+    pred, _ = read(probs, "0123456789")
+    assert np.mean(pred == labels.astype(str)) >= 0.985
+
+
+def test_one_to_six_with_the_prior_meets_the_target(heldout):
+    images, labels, probs = heldout
+    sub = np.isin(labels, [1, 2, 3, 4, 5, 6])
+    pred, conf = read(probs[sub], "123456X")
+    truth = labels[sub].astype(str)
+    assert np.mean(pred == truth) >= 0.99
+    flagged = conf < D.UNSURE_BELOW
+    assert flagged.mean() <= 0.05
+    assert np.mean((pred != truth) & ~flagged) <= 0.005
+
+
+def test_photo_sized_crops_read_like_the_originals(heldout):
+    """Big, blurred, off-centre crops (as a 12 MP photo gives) with a few specks of dirt."""
+    images, labels, _ = heldout
+    rng = np.random.default_rng(3)
+    idx = rng.choice(len(images), 300, replace=False)
+    crops = []
+    for i in idx:
+        cell = np.zeros((150, 130), np.uint8)
+        y, x = rng.integers(5, 40, 2)
+        cell[y : y + 90, x : x + 90] = cv2.resize(images[i], (90, 90), interpolation=cv2.INTER_LINEAR)
+        cell = cv2.GaussianBlur(cell, (0, 0), 1.5)
+        for sy, sx in rng.integers(0, 128, (2, 2)):  # specks far smaller than a stroke
+            cell[sy : sy + 2, sx : sx + 2] = 200
+        crops.append(cell)
+    pred, _ = read(D.probabilities(crops), "0123456789")
+    assert np.mean(pred == labels[idx].astype(str)) >= 0.97
+
+
+def test_crosses_are_told_from_digits(heldout):
+    images, labels, probs = heldout
+    crosses = train_digits.synthetic_crosses(300, CROSS_SEED)
+    pred, conf = read(D.probabilities(list(crosses)), "123456X")
+    assert np.mean(pred == "X") >= 0.97
+    assert np.mean((pred != "X") & (conf >= D.UNSURE_BELOW)) <= 0.01  # a cross misread unflagged
+    sub = np.isin(labels, [1, 2, 3, 4, 5, 6])
+    dpred, _ = read(probs[sub], "123456X")
+    assert np.mean(dpred == "X") <= 0.005
+
+
+@pytest.mark.parametrize("blank", [
+    np.zeros((40, 30), np.uint8),
+    np.zeros((40, 30), np.float32),
+    np.zeros((0, 0)),
+    np.zeros((0, 12), np.uint8),
+    np.full((10, 10), np.nan),
+    -np.ones((10, 10), np.float32),
+    np.zeros((5, 5), bool),
+])
+def test_normalise_without_ink_is_none(blank):
+    assert D.normalise(blank) is None
+
+
+def test_normalise_is_mnist_style_and_scale_free():
+    img = np.zeros((90, 60), np.float32)
+    cv2.line(img, (30, 10), (30, 80), 1.0, 6)  # a "1": tall and thin
+    out = D.normalise(img)
+    assert out.shape == (28, 28) and out.dtype == np.float32
+    assert out.max() == pytest.approx(1.0) and out.min() >= 0
+    ys, xs = np.nonzero(out > 0.25)
+    assert ys.max() - ys.min() + 1 == 20  # the long side fills the 20 px box
+    cy = (out.sum(axis=1) * np.arange(28)).sum() / out.sum()
+    assert abs(cy - 13.5) <= 0.6  # centre of mass in the middle
+    # the same ink as uint8 or bool: the same image, give or take a pixel row at the ends
+    for other in ((img * 255).astype(np.uint8), img > 0.5, img.astype(np.float64) * 7):
+        assert np.abs(D.normalise(other) - out).mean() < 0.01
+    assert D.normalise(img[:, :, None]).shape == (28, 28)
+
+
+def test_normalise_drops_a_far_speck():
+    img = np.zeros((100, 100), np.uint8)
+    cv2.circle(img, (40, 45), 25, 255, 5)
+    clean = D.normalise(img)
+    img[95:97, 95:97] = 255
+    assert np.abs(D.normalise(img) - clean).max() < 1e-6
+
+
+def test_probabilities_shape_and_rows(heldout):
+    images = list(heldout[0][:5])
+    probs = D.probabilities(images + [np.zeros((20, 20), np.uint8)])
+    assert probs.shape == (6, len(D.CLASSES)) and probs.dtype == np.float32
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-5)
+    assert np.allclose(probs[-1], 1 / len(D.CLASSES))  # a blank crop: uniform
+    assert D.probabilities([]).shape == (0, len(D.CLASSES))
+    assert D.CLASSES == ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
+
+
+def test_classify_restricts_and_flags(heldout):
+    images, labels, _ = heldout
+    i = int(np.flatnonzero(labels == 3)[0])
+    (label, p, unsure), = D.classify([images[i]], allowed="123456X")
+    assert label == "3" and 0 < p <= 1 and unsure == (p < D.UNSURE_BELOW)
+
+
+def test_reads_are_deterministic(heldout):
+    images = list(heldout[0][:50])
+    assert np.array_equal(D.probabilities(images), D.probabilities(images))
+    assert np.allclose(D.probabilities(images[:7]), D.probabilities(images)[:7], atol=1e-6)  # batch-free
+
+
+def test_training_is_deterministic(monkeypatch):
+    """Same inputs, same bytes: augmentation, crosses and the network (tiny settings here)."""
+    images, labels = D.heldout_digits()
+    monkeypatch.setattr(train_digits, "AUGMENT_COPIES", 1)
+    monkeypatch.setattr(train_digits, "X_COUNT", 10)
+    monkeypatch.setattr(train_digits, "HIDDEN", 8)
+    monkeypatch.setattr(train_digits, "EPOCHS", 1)
+    sets = [train_digits.training_set(images[:40], labels[:40], seed=1) for _ in range(2)]
+    assert np.array_equal(sets[0][0], sets[1][0]) and np.array_equal(sets[0][1], sets[1][1])
+    feats = D.features(sets[0][0])
+    nets = [train_digits.train_net(feats, sets[0][1], seed=2, log=lambda _: None) for _ in range(2)]
+    for name in nets[0]:
+        assert nets[0][name].tobytes() == nets[1][name].tobytes()
+    files = []
+    for _ in range(2):
+        buf = io.BytesIO()
+        train_digits._write_npz(buf, nets[0])
+        files.append(buf.getvalue())
+    assert files[0] == files[1]

@@ -1,0 +1,120 @@
+"""Reading photos end to end: print a sheet, fill it in, photograph it (the generator), read
+it back, audit it. Never a wrong read that is not flagged."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from rnwprint.audit.entries import CROSSED, Entries, Guarded
+from rnwprint.games import GAMES
+from rnwprint.photo import synth
+from rnwprint.photo.pipeline import read_photo, typed_in_text
+
+CASES = [  # (game, variant, lang, page, seed)
+    ("twenty-one", "C", "es", "a4", 11),
+    ("rolling-america", "us", "en", "letter", 12),
+    ("rolling-espana", "es", "es", "a4", 13),
+    ("roll-to-the-top", "pyramid", "en", "a4", 14),
+]
+
+
+def fill(sheet, seed: int, guarded: bool) -> dict:
+    marks = synth.random_marks(sheet, seed, circled=0.1 if guarded else 0.0)
+    ticks = [c.id for c in sheet.cells.values() if c.kind == "tick"]
+    marks.update({cid: True for cid in ticks[::2]})
+    return marks
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
+def photographed(request, tmp_path_factory):
+    name, variant, lang, page, seed = request.param
+    game = GAMES[name]
+    sheet = game.build(variant, lang, page)
+    marks = fill(sheet, seed, game.allows_guarded)
+    path = tmp_path_factory.mktemp("photos") / f"{name}.jpg"
+    path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=3.0))
+    return game, sheet, marks, path, read_photo(path)
+
+
+def truth(sheet, marks, cell_id):
+    value = marks.get(cell_id)
+    return bool(value) if sheet.cells[cell_id].kind == "tick" else value
+
+
+def test_identity_and_every_cell_read(photographed):
+    game, sheet, _, _, result = photographed
+    assert result.identity == sheet.identity
+    assert set(result.reads) == set(sheet.cells)
+
+
+def test_no_wrong_read_goes_unflagged(photographed):
+    _, sheet, marks, _, result = photographed
+    wrong = [(cid, truth(sheet, marks, cid), r.value) for cid, r in result.reads.items()
+             if r.value != truth(sheet, marks, cid) and not r.unsure]
+    assert wrong == []
+
+
+def test_most_cells_read_right(photographed):
+    _, sheet, marks, _, result = photographed
+    right = sum(r.value == truth(sheet, marks, cid) for cid, r in result.reads.items())
+    assert right >= 0.85 * len(sheet.cells)
+    blanks = [cid for cid in sheet.cells if truth(sheet, marks, cid) in (None, False)]
+    assert all(result.reads[cid].value in (None, False) for cid in blanks if not result.reads[cid].unsure)
+
+
+def test_audit_of_the_photo_matches_the_typed_in_sheet(photographed):
+    game, sheet, marks, _, result = photographed
+    typed = Entries("typed.toml", sheet.identity.game, sheet.identity.variant,
+                    {cid: v for cid, v in marks.items() if sheet.cells[cid].kind == "number"},
+                    result.counters())
+    read = result.entries()
+    right = {cid: v for cid, v in read.cells.items() if v == typed.cells.get(cid)}
+    if right == typed.cells and right == read.cells:  # every cell read right
+        a, b = game.audit(read, "en"), game.audit(typed, "en")
+        assert (a.score, a.violations) == (b.score, b.violations)
+    else:  # the differences are all flagged for a person to check
+        differing = set(read.cells) ^ set(right) | set(typed.cells) - set(right)
+        assert differing <= set(result.unsure)
+
+
+def test_typed_in_text_parses_and_marks_unsure_cells(photographed):
+    _, sheet, _, _, result = photographed
+    text = typed_in_text(result)
+    data = tomllib.loads(text)
+    assert data["game"] == sheet.identity.game and data["variant"] == sheet.identity.variant
+    for cid in result.unsure:
+        if sheet.cells[cid].kind == "number":
+            line = next(l for l in text.splitlines() if l.startswith(f"{cid} ") or l.startswith(f"{cid}="))
+            assert "UNSURE" in line
+    for cid, value in data["cells"].items():
+        read = result.reads[cid].value
+        expected = "" if read is None else ("X" if read == CROSSED else
+                                            f"({read.value})" if isinstance(read, Guarded) else read)
+        assert value == expected
+
+
+def test_read_and_audit_commands(photographed, cli, tmp_path):
+    game, sheet, _, path, result = photographed
+    out, picture = tmp_path / "read.toml", tmp_path / "read.png"
+    assert cli("read", path, "-o", out, "--annotate", picture).code == 0
+    assert tomllib.loads(out.read_text())["game"] == game.name
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    as_json = json.loads(cli("read", path, "--json").out)
+    assert as_json["game"] == game.name and len(as_json["unsure"]) == len(result.unsure)
+    audited = cli("audit", path, "--json")
+    assert audited.code in (0, 1)
+    report = json.loads(audited.out)
+    assert report["game"] == game.name and report.get("unsure_cells", []) == result.unsure
+
+
+def test_a_bad_photo_in_a_batch_does_not_stop_the_others(photographed, cli, tmp_path):
+    _, _, _, path, _ = photographed
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a picture")
+    result = cli("audit", bad, path)
+    assert result.code == 2
+    assert result.err.count("\n") == 1 and str(bad) in result.err
+    assert "Score" in result.out or "Puntuación" in result.out
