@@ -44,8 +44,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
           target: pathlib.Path | None) -> None:
     """Print fresh sheets of GAME as PDF, SVG or PNG."""
     from rnwprint.games import check_variant, get_game
-    from rnwprint.output import DEFAULT_DIR, page_paths, write_atomic
-    from rnwprint.render import render
+    from rnwprint.output import DEFAULT_DIR
 
     g = get_game(game)
     variants = list(g.variants) if variant == "all" else [check_variant(g, variant or g.default_variant)]
@@ -55,11 +54,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     if target is None:
         name = "all" if variant == "all" else variants[0]
         target = DEFAULT_DIR / f"{g.name}_{name}_{lang}_{page}.{fmt}"
-    blobs = render(sheets, fmt)
-    paths = [target] if fmt == "pdf" else page_paths(target, variants)
-    for path, blob in zip(paths, blobs):
-        write_atomic(path, blob)
-        click.echo(str(path))
+    _write_sheets(sheets, fmt, target, variants)
 
 
 @cli.command()
@@ -210,8 +205,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.games import roll_to_the_top as rtt
     from rnwprint.games import tower_sim
     from rnwprint.geo.tower import encode, format_ascii, from_picture
-    from rnwprint.output import DEFAULT_DIR, page_paths, write_atomic
-    from rnwprint.render import render
+    from rnwprint.output import DEFAULT_DIR
 
     sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
                                         ("--builtin", builtin), ("--code", code)) if given]
@@ -261,6 +255,14 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     if target is None:
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
+    _write_sheets(sheets, fmt, target, variants)
+
+
+def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str]) -> None:
+    """Render and write atomically: one PDF, or one SVG/PNG per page (named by variant)."""
+    from rnwprint.output import page_paths, write_atomic
+    from rnwprint.render import render
+
     blobs = render(sheets, fmt)
     paths = [target] if fmt == "pdf" else page_paths(target, variants)
     for path, blob in zip(paths, blobs):
