@@ -177,3 +177,23 @@ def test_training_is_deterministic(monkeypatch):
         train_digits._write_npz(buf, nets[0])
         files.append(buf.getvalue())
     assert files[0] == files[1]
+
+
+def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
+    """Training also sees crops cut by the real reader out of synthetic photos (one small
+    photo here, written with the held-out digits only because they ship with the package;
+    training itself writes its photos with TRAIN digits and seeds 20000+)."""
+    heldout_npz = str(ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz")
+    assert min(train_digits.PHOTO_SEEDS) >= 20000  # never the benchmark's or calibration's seeds
+    monkeypatch.setattr(train_digits, "PHOTO_MEGAPIXELS", (2.0,))
+    got = train_digits._photo_job((20001, heldout_npz))
+    assert len(got) >= 15
+    crops = [c for c, _ in got]
+    labels = np.array([y for _, y in got])
+    assert set(labels) <= set(range(len(D.CLASSES) + 1))  # + NOT_A_CHARACTER
+    labels, crops = labels[labels < len(D.CLASSES)], [c for c, y in zip(crops, labels) if y < len(D.CLASSES)]
+    pred = D.probabilities(crops).argmax(axis=1)
+    assert np.mean(pred == labels) >= 0.85  # the labels match what is written
+    sets = [train_digits.photo_training_set(crops[:10], labels[:10], seed=5) for _ in range(2)]
+    assert np.array_equal(sets[0][0], sets[1][0]) and np.array_equal(sets[0][1], sets[1][1])
+    assert len(sets[0][0]) == 10 * (train_digits.PHOTO_COPIES + 1)

@@ -15,11 +15,19 @@ TRAIN, augmented deterministically (rotation, scale, shear, elastic distortion, 
 width, blur, resolution, thresholding, noise, 1 px shifts).  An eleventh class "X" (a
 crossed-out cell) is drawn synthetically.
 
+Photo crops: to close the gap between clean MNIST and what a phone camera makes of ink, the
+TRAIN digits (never the held-out ones) are also written into the four games' sheets and
+photographed by rnwprint.photo.synth (seeds PHOTO_SEEDS, 20000+, disjoint from the benchmark's
+1000+ and the calibration's 5000+; 2-12 MP); the real reader cuts the cells out and each crop
+is labelled from the marks written (crops that hold no single character are trained towards
+the uniform distribution, so they read as unsure).  Each is used with a few light variants.
+
 Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
 then an ensemble of three one-hidden-layer ReLU networks trained with numpy (AdamW, cosine
 learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
 and runs in a fixed order, so the same tarball gives the same weight bytes (BLAS is pinned to
-one thread for that).  About 2 minutes on one core; numpy and OpenCV are all it needs.
+one thread for that; the photos are made by two worker processes and collected in seed
+order).  About 4-5 minutes on two cores; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
@@ -78,11 +86,15 @@ LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
 
 # photo crops: TRAIN digits written into our sheets, photographed (rnwprint.photo.synth) and
 # cut out by the real reader, so the network also sees what a phone camera makes of ink
-PHOTO_SEEDS = range(20000, 20180)  # disjoint from the benchmark (1000+) and calibration (5000+)
+PHOTO_SEEDS = range(20000, 20240)  # disjoint from the benchmark (1000+) and calibration (5000+)
 PHOTO_MEGAPIXELS = (2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
 PHOTO_SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 PHOTO_COPIES = 3  # each photo crop: itself + this many augmented copies (they are few but on target)
 PHOTO_WORKERS = 2  # photos are made in parallel; results come back in seed order (deterministic)
+#: label of a photo crop that is no single digit or cross (ink in a cell we left blank, two
+#: digits the reader did not split, half of a digit it split): trained towards the uniform
+#: distribution, so such crops come out unsure instead of confidently wrong
+NOT_A_CHARACTER = len(D.CLASSES)
 
 
 # ----------------------------------------------------------------------------- data
@@ -353,7 +365,8 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     out = []
     for w in written:
         mark = marks.get(w.cell.id)
-        if mark is None:  # blank in our marks (the reader saw stray ink): no label
+        if mark is None:  # blank in our marks: whatever ink the reader saw is no character
+            out.extend((c, NOT_A_CHARACTER) for c in w.crops)
             continue
         value = mark.value if isinstance(mark, Guarded) else mark
         if len(w.crops) == 1:
@@ -361,11 +374,16 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
                 out.append((w.crops[0], X_LABEL))
             elif isinstance(value, int) and 0 <= value <= 9:
                 out.append((w.crops[0], value))
-        elif value == CROSSED:  # the whole is an X; its halves are not digits
+            else:  # two digits the reader took for one
+                out.append((w.crops[0], NOT_A_CHARACTER))
+        elif value == CROSSED:  # the whole is an X; its halves are not digits (skipped)
             out.append((w.crops[0], X_LABEL))
-        elif isinstance(value, int) and 10 <= value <= 99:
+        elif isinstance(value, int) and 10 <= value <= 99:  # the whole is a number: skipped
             out.append((w.crops[1], value // 10))
             out.append((w.crops[2], value % 10))
+        else:  # one digit cut in two: neither half is a digit
+            out.append((w.crops[1], NOT_A_CHARACTER))
+            out.append((w.crops[2], NOT_A_CHARACTER))
     return [(np.asarray(c, np.float32), int(y)) for c, y in out if c.size]
 
 
@@ -443,7 +461,9 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
             z = h @ w2 + b2
             p = D.softmax(z)
             tgt = target[:bs].copy()
-            tgt[np.arange(bs), yb] += 1 - LABEL_SMOOTHING
+            known = yb < k  # NOT_A_CHARACTER (== k): the uniform target
+            tgt[np.flatnonzero(known), yb[known]] += 1 - LABEL_SMOOTHING
+            tgt[~known] = 1.0 / k
             loss_sum += float(-(tgt * np.log(p + 1e-12)).sum())
             gz = (p - tgt) / bs
             gw2 = h.T @ gz
@@ -491,7 +511,7 @@ def main(argv: list[str] | None = None) -> None:
     px, py = photo_training_set(raw_crops, crop_labels, SEED + 3)
     x_img, y = np.concatenate([x_img, px]), np.concatenate([y, py])
     log(f"photo crops: {len(raw_crops)} from {len(PHOTO_SEEDS)} photos (TRAIN digits only), "
-        f"{len(px)} with copies; per class {np.bincount(crop_labels, minlength=len(D.CLASSES)).tolist()}")
+        f"{len(px)} with copies; per class (last: no character) {np.bincount(crop_labels, minlength=len(D.CLASSES) + 1).tolist()}")
     feats = batched_features(x_img)
     mean = feats.mean(axis=0)
     std = feats.std(axis=0) + 1e-3
