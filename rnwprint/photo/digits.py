@@ -36,10 +36,11 @@ CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
 #: flag a read as unsure when its top probability (after restricting to the allowed values)
 #: is below this.  Calibrated on synthetic photos of filled-in sheets, the reader's own crops
 #: (``python bench/bench_photo.py --calibrate``, seeds 5000-5099, never the benchmark's
-#: 1000-1099): at 0.65, 0.37 % of all cells are wrong and not flagged (0.46 % at 12 MP, where
-#: 2.8 % are flagged); 0.6 would leave 0.53 % wrong.  On the held-out MNIST digits (bench/
-#: bench_digits.py) 0.65 flags about 1 % of 1-6 reads (+X) and leaves none wrong.  The
-#: probabilities are deliberately soft (label smoothing): a clear digit scores about 0.95.
+#: 1000-1099): at 0.65 about 0.3-0.4 % of all cells are wrong and not flagged and about 5 %
+#: are flagged; 0.6 flags less but left 0.5 % wrong on 100 calibration photos.  On the
+#: held-out MNIST digits (bench/bench_digits.py) 0.65 flags about 1 % of 1-6 reads (+X) and
+#: leaves none wrong.  The probabilities are deliberately soft (label smoothing): a clear
+#: digit scores about 0.95.
 UNSURE_BELOW = 0.65
 
 #: pixels below this fraction of the crop's brightest ink are not ink (for the bounding box)

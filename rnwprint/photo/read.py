@@ -23,9 +23,10 @@ INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be 
 STROKE_MM = 2.2  # wider than any pen stroke, narrower than a shadow
 MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
 AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
-SHARP_PX_PER_MM = 4.0  # a photo seeing the page this finely or better reads at full confidence
+SHARP_PX_PER_MM = 4.0  # a photo seeing the page this finely or better reads at full confidence (1 MP: about 2-3)
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written
+FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 TICK_INK = 0.04  # a tick box with more ink than this share is ticked
 UNSURE_TICK = (0.02, 0.07)
 
@@ -46,6 +47,7 @@ class Written:
     cell: Cell
     crops: list  # one crop; or for two-digit cells the whole number, its tens and its units
     circled: bool
+    share: float  # of the cell's area in ink
 
 
 def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
@@ -68,7 +70,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
             circled = False
             if allows_guarded:
                 ink, circled = _remove_circle(ink)
-            written.append(Written(cell, _split_digits(ink, cell), circled))
+            written.append(Written(cell, _split_digits(ink, cell), circled, share))
     return reads, written
 
 
@@ -82,7 +84,10 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        reads[w.cell.id] = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, _aspect(w.crops[0]))
+        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, _aspect(w.crops[0]))
+        if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
+            read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
+        reads[w.cell.id] = read
         row += len(w.crops)
     return reads
 
