@@ -11,8 +11,6 @@ import pytest
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
 from rnwprint.errors import RnwError
-from rnwprint.game import Game
-from rnwprint.games import GAMES
 from rnwprint.games import rolling_rules as rr
 from rnwprint.games.rolling_rules import (DICE, WILD, Turn, Write, audit_sheet, load_board, load_log,
                                           log_json, log_text, replay, roll_game)

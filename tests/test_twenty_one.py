@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 
 import pypdf
-import pytest
 
 from rnwprint.audit.entries import Entries
 from rnwprint.games import twenty_one

@@ -31,9 +31,12 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-
+from typing import TYPE_CHECKING
 
 from rnwprint.errors import RnwError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Square = tuple[int, int]  # (row from the ground, left edge in half squares)
 EPS = 1e-6  # squares are 1 wide and overlap by multiples of 1/2: far more than this
