@@ -46,6 +46,7 @@ class Written:
 
     cell: Cell
     crops: list  # one crop; or for two-digit cells the whole number, its tens and its units
+    aspect: float  # ink width / height; two-digit cells only: one digit or two?
     circled: bool
     share: float  # of the cell's area in ink
 
@@ -70,7 +71,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
             circled = False
             if allows_guarded:
                 ink, circled = _remove_circle(ink)
-            written.append(Written(cell, _split_digits(ink, cell), circled, share))
+            written.append(Written(cell, *_split_digits(ink, cell), circled, share))
     return reads, written
 
 
@@ -84,7 +85,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, _aspect(w.crops[0]))
+        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, w.aspect)
         if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
             read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
         reads[w.cell.id] = read
@@ -200,18 +201,44 @@ def _aspect(ink: np.ndarray) -> float:
     return (cols[-1] - cols[0] + 1) / (rows[-1] - rows[0] + 1) if len(cols) else 0.0
 
 
-def _split_digits(ink: np.ndarray, cell: Cell) -> list[np.ndarray]:
-    """One crop, or for a cell that may hold numbers of two digits and ink wider than one
-    digit, three: the whole (an X, or one wide digit?), and the two halves cut where the
-    fewest ink columns are."""
-    if cell.high < 10 or _aspect(ink) < MAYBE_TWO:
-        return [ink]
+def _without_specks(ink: np.ndarray) -> np.ndarray:
+    """The ink less the specks (dust, a bit of print) that would throw its extent off."""
+    mask = (ink > 0).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 2:
+        return ink
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.concatenate([[False], areas >= 0.04 * areas.sum()])
+    return np.where(keep[labels], ink, 0.0).astype(np.float32)
+
+
+def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], float]:
+    """The crops to classify, and how surely they are two digits (as an ink width/height).
+
+    One crop for a one-digit cell or ink no wider than a digit; else three: the whole (an X,
+    or one wide digit?) and its two halves, cut at an empty gap between them if there is one
+    (then surely two digits) or where the fewest ink columns are."""
+    if cell.high < 10:
+        return [ink], 0.0
+    ink = _without_specks(ink)
+    aspect = _aspect(ink)
     columns = ink.sum(axis=0)
     xs = np.flatnonzero(columns)
+    if len(xs) == 0:
+        return [ink], aspect
+    empty = np.flatnonzero(columns[xs[0]:xs[-1] + 1] == 0)
+    if len(empty):
+        runs = np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1)
+        widest = max(runs, key=len)
+        if len(widest) >= max(2, 0.03 * ink.shape[1]):
+            cut = xs[0] + (widest[0] + widest[-1]) // 2
+            return [ink, ink[:, :cut], ink[:, cut:]], max(aspect, CLEARLY_TWO)
+    if aspect < MAYBE_TWO:
+        return [ink], aspect
     width = xs[-1] - xs[0] + 1
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
     cut = lo + int(np.argmin(columns[lo:hi + 1]))
-    return [ink, ink[:, :cut], ink[:, cut:]]
+    return [ink, ink[:, :cut], ink[:, cut:]], aspect
 
 
 def _decide(cell: Cell, p: np.ndarray, circled: bool, coarse: float, aspect: float) -> CellRead:
