@@ -38,6 +38,13 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     return pdfmetrics.stringWidth(text, _register(bold), size) * PT
 
 
+def text_span(item) -> tuple[float, float]:
+    """Left and right edge in mm of a Sheet Text item, as its anchor places it."""
+    w = text_width(item.text, item.size, item.bold)
+    left = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
+    return left, left + w
+
+
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """Break `text` into lines no wider than `width` mm."""
     lines: list[str] = []

@@ -9,7 +9,7 @@ import pypdf
 import pytest
 
 from rnwprint.audit.entries import Entries
-from rnwprint.fonts import PT, text_width
+from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
 from rnwprint.geo.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
@@ -22,9 +22,8 @@ T_TOWER = "[][][]\n  []\n"  # B1 and B3 are overhangs beside B2, which rests on 
 
 
 def text_box(item: Text) -> tuple[float, float, float, float]:
-    w = text_width(item.text, item.size, item.bold)
-    x0 = item.x - {"start": 0, "middle": w / 2, "end": w}[item.anchor]
-    return x0, item.y - 0.75 * item.size * PT, x0 + w, item.y + 0.22 * item.size * PT
+    x0, x1 = text_span(item)
+    return x0, item.y - 0.75 * item.size * PT, x1, item.y + 0.22 * item.size * PT
 
 
 def overlap(a, b, tol=0.05) -> bool:

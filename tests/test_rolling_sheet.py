@@ -9,7 +9,7 @@ import pypdf
 import pytest
 from shapely.geometry import Polygon, box
 
-from rnwprint.fonts import PT, text_width
+from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, rolling
 from rnwprint.games.rolling_rules import load_board
 from rnwprint.sheet import Text
@@ -20,9 +20,8 @@ MAP_GAMES = ("rolling-america", "rolling-espana")
 
 
 def text_box(item: Text):
-    w, h = text_width(item.text, item.size, item.bold), item.size * PT * 0.75
-    x = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
-    return box(x, item.y - h, x + w, item.y)
+    (x0, x1), h = text_span(item), item.size * PT * 0.75
+    return box(x0, item.y - h, x1, item.y)
 
 
 @pytest.fixture(scope="module", params=list(itertools.product(MAP_GAMES, PAGES, LANGS)))

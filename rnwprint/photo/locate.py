@@ -143,63 +143,58 @@ def image_header(data: bytes) -> tuple[str | None, tuple[int, int] | None]:
         return None, None
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """The frame size from the SOFn segment (walking the marker segments)."""
-    i, n = 2, len(data)
-    while i + 4 <= n:
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # standalone markers
-            i += 2
-            continue
-        length = int.from_bytes(data[i + 2:i + 4], "big")
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            if i + 9 > n:
-                return None
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-        if marker in (0xD9, 0xDA) or length < 2:  # end of image or scan before any frame
-            return None
-        i += 2 + length
-    return None
-
-
+_STANDALONE = (0x01, *range(0xD0, 0xD8))  # markers without a length
+_FRAMES = (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF)  # SOFn
 _NEXT_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")  # in entropy-coded data
 
 
-def _jpeg_complete(data: bytes) -> bool:
-    """Whether the JPEG's segments and scans run on to the end-of-image marker.
-
-    Walks the marker segments; after each start-of-scan, skips the entropy-coded data to
-    the next marker (0xFF there is always followed by 0x00 or a restart marker). Whatever
-    follows the end of the image (a phone's appended video, say) is not looked at."""
+def _jpeg_segments(data: bytes):
+    """(marker, offset) of each JPEG marker in order, up to the end-of-image marker (yielded)
+    or to where the data runs out or breaks. After each start-of-scan the entropy-coded data
+    is skipped to the next marker (0xFF there is always followed by 0x00 or a restart
+    marker). Whatever follows the end of the image (a phone's appended video) is not read."""
     i, n = 2, len(data)
     while i + 2 <= n:
         if data[i] != 0xFF:
-            return False
+            return
         marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
             continue
+        yield marker, i
         if marker == 0xD9:
-            return True
-        if marker in (0x01, *range(0xD0, 0xD8)):
+            return
+        if marker in _STANDALONE:
             i += 2
             continue
         if i + 4 > n:
-            return False
-        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-        if i > n:
-            return False
+            return
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if length < 2:
+            return
+        i += 2 + length
         if marker == 0xDA:
             found = _NEXT_MARKER.search(data, i)
             if found is None:
-                return False
+                return
             i = found.start()
-    return False
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The frame size from the SOFn segment."""
+    for marker, i in _jpeg_segments(data):
+        if marker in _FRAMES:
+            if i + 9 > len(data):
+                return None
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        if marker in (0xD9, 0xDA):  # end of image or scan before any frame
+            return None
+    return None
+
+
+def _jpeg_complete(data: bytes) -> bool:
+    """Whether the JPEG's segments and scans run on to the end-of-image marker."""
+    return any(marker == 0xD9 for marker, _ in _jpeg_segments(data))
 
 
 # --------------------------------------------------------------------------- sheets

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Guarded, Mark
-from rnwprint.fonts import PT, text_width
+from rnwprint.fonts import PT, text_span
 from rnwprint.photo import digits
 from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
@@ -122,9 +122,8 @@ def _printed(sheet: Sheet, px_per_mm: float) -> np.ndarray:
 
 def _item_bounds(item) -> tuple[float, float, float, float]:
     if isinstance(item, Text):
-        w, h = text_width(item.text, item.size, item.bold), item.size * PT
-        x = {"start": item.x, "middle": item.x - w / 2, "end": item.x - w}[item.anchor]
-        return x, item.y - h, x + w, item.y + h * 0.3
+        (x0, x1), h = text_span(item), item.size * PT
+        return x0, item.y - h, x1, item.y + h * 0.3
     if isinstance(item, Rect):
         return item.x, item.y, item.x + item.w, item.y + item.h
     if isinstance(item, Circle):
