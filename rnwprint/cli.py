@@ -8,10 +8,11 @@ import sys
 import click
 
 from rnwprint.errors import RnwError
+from rnwprint.layout.page import PAGE_SIZES
 from rnwprint.locale import LANGUAGES
+from rnwprint.render import FORMATS
 
-PAGES = ("a4", "letter")
-FORMATS = ("pdf", "svg", "png")
+PAGES = tuple(PAGE_SIZES)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
