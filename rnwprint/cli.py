@@ -127,6 +127,8 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 click.echo(f"rnwprint: {e}", err=True)
                 worst = 2
                 continue
+            if result.too_coarse:
+                click.echo(f"rnwprint: {path}: {result.advice()}", err=True)
             text = typed_in_text(result)
             if target:
                 write_atomic(target, text.encode("utf-8"))

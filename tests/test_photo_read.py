@@ -118,3 +118,37 @@ def test_a_bad_photo_in_a_batch_does_not_stop_the_others(photographed, cli, tmp_
     assert result.code == 2
     assert result.err.count("\n") == 1 and str(bad) in result.err
     assert "Score" in result.out or "Puntuación" in result.out
+
+
+@pytest.mark.parametrize("megapixels, coarse", [(1.0, True), (12.0, False)])
+def test_a_photo_too_coarse_to_read_well_says_so(megapixels, coarse, cli, tmp_path):
+    sheet = GAMES["twenty-one"].build("A", "es", "a4")
+    path = tmp_path / "sheet.jpg"
+    path.write_bytes(synth.make_photo(sheet, fill(sheet, 3, False), seed=3, megapixels=megapixels))
+    read = cli("read", path, "-o", tmp_path / "read.toml")
+    assert read.code == 0
+    assert ("px/mm" in read.err) == coarse
+    assert ("# Note: the photo sees the page at" in (tmp_path / "read.toml").read_text()) == coarse
+    audited = cli("audit", path, "--lang", "es")
+    assert ("acércate" in audited.out) == coarse
+    report = json.loads(cli("audit", path, "--json").out)
+    assert ("coarse_photo_px_per_mm" in report) == coarse
+
+
+@pytest.mark.parametrize("name", ["twenty-one", "rolling-espana", "roll-to-the-top"])
+@pytest.mark.parametrize("off", [(2, -3), (-4, 1), (0, 0)])
+def test_a_box_the_homography_put_off_is_found_where_it_is(name, off):
+    """Paper curl moves boxes a little off the plane fitted through the markers: each box is
+    matched to its print, and the ink is taken from where the box really is."""
+    import cv2
+    import numpy as np
+
+    from rnwprint.photo import read
+
+    game = GAMES[name]
+    sheet = game.build(game.variants[0], "en", "a4")
+    raw, _ = read._printed(sheet, 8.0)
+    page = cv2.GaussianBlur((255 - 200 * raw).astype(np.uint8), (0, 0), 1.0)
+    page = np.roll(page, off, axis=(0, 1))
+    shifts = [read._shift(page, raw, cell, 8.0) for cell in sheet.cells.values()]
+    assert sum(s == off for s in shifts) >= 0.95 * len(shifts)

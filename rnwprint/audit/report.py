@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 
 from rnwprint.locale import t
+from rnwprint.photo import ADVISED_PX_PER_MM
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Report:
     violations: list[Violation] = field(default_factory=list)
     details: dict = field(default_factory=dict)
     unsure: tuple[str, ...] = ()  # cells a photo reader could not read for sure
+    coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
 
     def rests_on_unsure(self, v: Violation) -> bool:
         return any(cell in self.unsure for cell in v.cells)
@@ -44,6 +46,7 @@ class Report:
                            for v in self.violations],
             "details": self.details,
             **({"unsure_cells": list(self.unsure)} if self.unsure else {}),
+            **({"coarse_photo_px_per_mm": round(self.coarse_photo, 2)} if self.coarse_photo else {}),
         }
 
     def to_json(self) -> str:
@@ -61,4 +64,7 @@ class Report:
         lines.append(t(lang, "audit.score", score=self.score))
         if self.unsure:
             lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
+        if self.coarse_photo:
+            lines.append(t(lang, "audit.coarse_photo", px=f"{self.coarse_photo:.1f}",
+                           good=f"{ADVISED_PX_PER_MM:.0f}"))
         return "\n".join(lines)

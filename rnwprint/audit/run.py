@@ -22,6 +22,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
     from rnwprint.games import get_game
 
     unsure: tuple[str, ...] = ()
+    coarse = 0.0
     if is_photo(path):
         from rnwprint.photo.pipeline import read_photo
 
@@ -29,6 +30,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         game = get_game(result.identity.game, str(path))
         entries = result.entries()
         unsure = tuple(result.unsure)
+        coarse = result.photo_px_per_mm if result.too_coarse else 0.0
     else:
         data = load_document(path)
         name = data.get("game")
@@ -38,6 +40,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         entries = parse_entries(path, data, game)
     report = _apply_rules(game, entries, lang, log)
     report.unsure = unsure
+    report.coarse_photo = coarse
     return report
 
 

@@ -36,12 +36,10 @@ CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
 #: flag a read as unsure when its top probability (after restricting to the allowed values)
 #: is below this.  Calibrated on synthetic photos of filled-in sheets, the reader's own crops
 #: (``python bench/bench_photo.py --calibrate``, seeds 5000-5099, never the benchmark's
-#: 1000-1099): at 0.65 about 0.3-0.4 % of all cells are wrong and not flagged and about 5 %
-#: are flagged; 0.6 flags less but left 0.5 % wrong on 100 calibration photos.  On the
-#: held-out MNIST digits (bench/bench_digits.py) 0.65 flags about 1 % of 1-6 reads (+X) and
-#: leaves none wrong.  The probabilities are deliberately soft (label smoothing): a clear
-#: digit scores about 0.95.
-UNSURE_BELOW = 0.65
+#: 1000-1099): at 0.7 about 0.2 % of all cells are wrong and not flagged and about 4 % are
+#: flagged; 0.65 flags 3.5 % but leaves 0.35 % wrong.  The probabilities are deliberately
+#: soft (label smoothing): a clear digit scores about 0.95.
+UNSURE_BELOW = 0.7
 
 #: pixels below this fraction of the crop's brightest ink are not ink (for the bounding box)
 INK_LEVEL = 0.25

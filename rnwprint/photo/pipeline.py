@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.photo import locate
+from rnwprint.photo import ADVISED_PX_PER_MM, locate
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.sheet import Identity, Sheet
 
@@ -25,11 +25,23 @@ class PhotoRead:
     sheet: Sheet
     reads: dict[str, CellRead]
     page: np.ndarray  # rectified grey page at PX_PER_MM
+    photo_px_per_mm: float  # how finely the photo itself sees the page
     timings: dict[str, float] = field(default_factory=dict)  # stage -> ms
 
     @property
     def unsure(self) -> list[str]:
         return [cid for cid, r in self.reads.items() if r.unsure]
+
+    @property
+    def too_coarse(self) -> bool:
+        return self.photo_px_per_mm < ADVISED_PX_PER_MM
+
+    def advice(self) -> str:
+        """What to do better next time, or ""."""
+        if not self.too_coarse:
+            return ""
+        return (f"the photo sees the page at {self.photo_px_per_mm:.1f} px/mm; digits read well from "
+                f"{ADVISED_PX_PER_MM:.0f} px/mm: take it closer, or send it at full size")
 
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
@@ -63,10 +75,10 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     page = locate.rectify(image, fix, sheet, PX_PER_MM)
     timings["rectify"] = _ms(mark)
     mark = time.perf_counter()
-    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded, fix.px_per_mm)
+    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded)
     timings["cells"] = _ms(mark)
     timings["total"] = _ms(start)
-    return PhotoRead(where, fix.identity, sheet, reads, page, timings)
+    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, timings)
 
 
 def _ms(since: float) -> float:
@@ -79,6 +91,7 @@ def typed_in_text(result: PhotoRead) -> str:
     lines = [
         f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
         f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
+        *([f"# Note: {result.advice()}."] if result.too_coarse else []),
         f'game = "{ident.game}"',
         f'variant = "{ident.variant}"',
         "",
@@ -118,6 +131,8 @@ def as_json(result: PhotoRead) -> dict:
         "cells": {cid: _json_value(r.value) for cid, r in result.reads.items()
                   if result.sheet.cells[cid].kind == "number"},
         "counters": result.counters(),
+        "photo_px_per_mm": round(result.photo_px_per_mm, 2),
+        "advice": result.advice(),
         "unsure": [{"cell": cid, "read": _json_value(result.reads[cid].value),
                     "confidence": round(result.reads[cid].confidence, 3), "why": result.reads[cid].why}
                    for cid in result.unsure],

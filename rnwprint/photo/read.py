@@ -19,16 +19,15 @@ from rnwprint.photo import digits
 from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
+REGISTER_PAD_MM, REGISTER_SEARCH_MM = 1.0, 1.5  # print matched around a box; how far off it may be
+REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around it) is not moved
 INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
-STROKE_MM = 2.2  # wider than any pen stroke, narrower than a shadow
+STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
 MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
 AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
-SHARP_PX_PER_MM = 4.0  # a photo seeing the page this finely or better reads at full confidence (1 MP: about 2-3)
-BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell is blank
-UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written
+BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
+UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
-TICK_INK = 0.04  # a tick box with more ink than this share is ticked
-UNSURE_TICK = (0.02, 0.07)
 
 
 @dataclass(frozen=True)
@@ -57,9 +56,10 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
     and split into what the classifier reads (tools/train_digits.py trains on these too)."""
     reads: dict[str, CellRead] = {}
     written = []
-    printed = _printed(sheet, px_per_mm)
+    raw, printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
-        ink = _ink(page, printed, cell, px_per_mm)
+        shift = _shift(page, raw, cell, px_per_mm)
+        ink = _ink(page, printed, cell, px_per_mm, shift)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
             reads[cell.id] = _tick(cell, share)
@@ -75,17 +75,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
     return reads, written
 
 
-def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
-               photo_px_per_mm: float = SHARP_PX_PER_MM) -> dict[str, CellRead]:
-    """Read every cell of `sheet` from the rectified grey `page`. `photo_px_per_mm` is how
-    finely the photo itself saw the page: below SHARP_PX_PER_MM confidence drops with it."""
-    coarse = min(1.0, photo_px_per_mm / SHARP_PX_PER_MM)
+def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool) -> dict[str, CellRead]:
+    """Read every cell of `sheet` from the rectified grey `page`."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded)
     crops = [crop for w in written for crop in w.crops]
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, coarse, w.aspect)
+        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, w.aspect)
         if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
             read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
         reads[w.cell.id] = read
@@ -93,11 +90,12 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     return reads
 
 
-_PRINTED: dict[tuple[str, float], np.ndarray] = {}
+_PRINTED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
-def _printed(sheet: Sheet, px_per_mm: float) -> np.ndarray:
-    """Where the sheet itself is printed inside its cells (ids, dots, numbers), 1 = print.
+def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where the sheet itself is printed in and around its cells (box outlines, ids, dots,
+    numbers), 1 = print: as drawn (to register the boxes) and widened (to take away).
     The same identity is the same Sheet, so this is drawn once per identity."""
     key = (sheet.identity.encode(), px_per_mm)
     if key not in _PRINTED:
@@ -116,7 +114,7 @@ def _printed(sheet: Sheet, px_per_mm: float) -> np.ndarray:
         printed = (np.asarray(image) < 215).astype(np.uint8)
         # the photo is never registered to the print to the pixel: widen what is printed
         _PRINTED.clear() if len(_PRINTED) > 8 else None
-        _PRINTED[key] = cv2.dilate(printed, np.ones((5, 5), np.uint8))
+        _PRINTED[key] = printed, cv2.dilate(printed, np.ones((5, 5), np.uint8))
     return _PRINTED[key]
 
 
@@ -135,7 +133,30 @@ def _item_bounds(item) -> tuple[float, float, float, float]:
     return (0.0, 0.0, 0.0, 0.0)  # QR codes and markers lie outside every cell
 
 
-def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
+def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float) -> tuple[int, int]:
+    """Where the cell's printed box really lies in the page, in pixels (rows, columns) from
+    where the homography put it. Paper curl moves the middle of a page off a plane by up to
+    half a millimetre; then the box edge reads as a stroke. The box outline and the print
+    around it are matched to the photo; the inside of the box, where the pen is, is left out."""
+    r = px_per_mm
+    x0, y0, x1, y1 = cell.bounds
+    c0, r0 = int(round((x0 - REGISTER_PAD_MM) * r)), int(round((y0 - REGISTER_PAD_MM) * r))
+    c1, r1 = int(round((x1 + REGISTER_PAD_MM) * r)), int(round((y1 + REGISTER_PAD_MM) * r))
+    s = int(round(REGISTER_SEARCH_MM * r))
+    if r0 < s or c0 < s or r1 + s > page.shape[0] or c1 + s > page.shape[1]:
+        return 0, 0
+    template = (255 * (1 - raw[r0:r1, c0:c1])).astype(np.float32)
+    mask = np.ones_like(template)
+    inner = int(round((REGISTER_PAD_MM + 1.0) * r))
+    mask[inner:-inner, inner:-inner] = 0
+    window = page[r0 - s:r1 + s, c0 - s:c1 + s].astype(np.float32)
+    match = np.nan_to_num(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+    _, peak, _, (dx, dy) = cv2.minMaxLoc(match)
+    return (dy - s, dx - s) if peak >= REGISTER_MATCH else (0, 0)
+
+
+def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
+         shift: tuple[int, int]) -> np.ndarray:
     """The pen ink inside a cell as a float image: 0 paper, up to 1 for the darkest ink.
 
     Pen strokes are thin and dark; shadows and light gradients are broad. A closing with a
@@ -147,14 +168,15 @@ def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) ->
     c0, r0 = max(c0, 0), max(r0, 0)
     c1, r1 = max(c1, c0), max(r1, r0)
     margin = int(2 * px_per_mm)
-    b0, a0 = max(r0 - margin, 0), max(c0 - margin, 0)
-    around = page[b0:r1 + margin, a0:c1 + margin]
+    dy, dx = shift
+    b0, a0 = max(r0 + dy - margin, 0), max(c0 + dx - margin, 0)
+    around = page[b0:r1 + dy + margin, a0:c1 + dx + margin]
     if around.size == 0 or r1 <= r0 or c1 <= c0:
         return np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.float32)
-    brush = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (int(STROKE_MM * px_per_mm) | 1,) * 2)
+    brush = np.ones((int(STROKE_MM * px_per_mm) | 1,) * 2, np.uint8)
     closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush).astype(np.float32)
     dark = (closed - around) / np.maximum(closed, 1.0)
-    dark = dark[r0 - b0:r1 - b0, c0 - a0:c1 - a0]
+    dark = dark[r0 + dy - b0:r1 + dy - b0, c0 + dx - a0:c1 + dx - a0]
     dark[printed[r0:r1, c0:c1] > 0] = 0  # the sheet's own print
     core = float(np.percentile(dark, 99.5))
     ink = np.where(dark > max(INK_DARKNESS, 0.45 * core), dark, 0.0).astype(np.float32)
@@ -165,11 +187,11 @@ def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) ->
 
 
 def _tick(cell: Cell, share: float) -> CellRead:
-    ticked = share > TICK_INK
-    lo, hi = UNSURE_TICK
+    ticked = share > BLANK_INK
+    lo, hi = UNSURE_BLANK
     unsure = lo < share < hi
     edge = hi if ticked else lo
-    confidence = 0.5 + min(abs(share - TICK_INK) / max(abs(edge - TICK_INK), 1e-9), 1.0) / 2
+    confidence = 0.5 + min(abs(share - BLANK_INK) / abs(edge - BLANK_INK), 1.0) / 2
     return CellRead(cell.id, ticked, confidence, unsure, "faint tick" if unsure else "")
 
 
@@ -240,7 +262,7 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], float]
     return [ink, ink[:, :cut], ink[:, cut:]], aspect
 
 
-def _decide(cell: Cell, p: np.ndarray, circled: bool, coarse: float, aspect: float) -> CellRead:
+def _decide(cell: Cell, p: np.ndarray, circled: bool, aspect: float) -> CellRead:
     if len(p) == 1:
         allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
         q = digits.restrict(p, allowed)[0]
@@ -259,7 +281,7 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, coarse: float, aspect: flo
         pair_confidence = min(float(qa[a]), float(qb[b])) if cell.low <= pair <= cell.high else 0.0
         if best == 0 and whole[0] > 0.5:
             value, confidence = CROSSED, float(whole[0])
-        elif aspect >= CLEARLY_TWO:
+        elif aspect >= CLEARLY_TWO and pair_confidence:
             value, confidence = pair, pair_confidence
         else:  # as wide as one wide digit or two narrow ones: the likelier, less sure
             single_confidence = float(whole[best]) if best else 0.0
@@ -269,6 +291,5 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, coarse: float, aspect: flo
                 value, confidence = pair, AMBIGUOUS * pair_confidence
     if circled and value != CROSSED:
         value = Guarded(value)
-    confidence *= coarse
     unsure = confidence < digits.UNSURE_BELOW
     return CellRead(cell.id, value, confidence, unsure, f"best guess {confidence:.0%} sure" if unsure else "")
