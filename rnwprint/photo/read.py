@@ -27,6 +27,7 @@ MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
 AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
+DECIMALS = [str(d) for d in range(10)]
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 
 
@@ -59,7 +60,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
     raw, printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
         shift = _shift(page, raw, cell, px_per_mm)
-        ink = _ink(page, printed, cell, px_per_mm, shift)
+        dark = _darkness(page, printed, cell, px_per_mm, shift)
+        ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
             reads[cell.id] = _tick(cell, share)
@@ -70,7 +72,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
         else:
             circled = False
             if allows_guarded:
-                ink, circled = _remove_circle(ink)
+                ink, circled = _remove_circle(ink, dark)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share))
     return reads, written
 
@@ -155,9 +157,10 @@ def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float) -> t
     return (dy - s, dx - s) if peak >= REGISTER_MATCH else (0, 0)
 
 
-def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
-         shift: tuple[int, int]) -> np.ndarray:
-    """The pen ink inside a cell as a float image: 0 paper, up to 1 for the darkest ink.
+def _darkness(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
+              shift: tuple[int, int]) -> np.ndarray:
+    """How much darker than the paper around it each pixel inside the cell is, 0 to 1, with
+    the sheet's own print left out.
 
     Pen strokes are thin and dark; shadows and light gradients are broad. A closing with a
     brush wider than a stroke paints the strokes over with the paper around them and keeps
@@ -178,6 +181,13 @@ def _ink(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
     dark = (closed - around) / np.maximum(closed, 1.0)
     dark = dark[r0 + dy - b0:r1 + dy - b0, c0 + dx - a0:c1 + dx - a0]
     dark[printed[r0:r1, c0:c1] > 0] = 0  # the sheet's own print
+    return dark
+
+
+def _ink(dark: np.ndarray) -> np.ndarray:
+    """The pen ink: pixels dark enough, for this cell's pen and light; 0 elsewhere."""
+    if dark.size == 0:
+        return dark
     core = float(np.percentile(dark, 99.5))
     ink = np.where(dark > max(INK_DARKNESS, 0.45 * core), dark, 0.0).astype(np.float32)
     mask = (ink > 0).astype(np.uint8)
@@ -195,9 +205,10 @@ def _tick(cell: Cell, share: float) -> CellRead:
     return CellRead(cell.id, ticked, confidence, unsure, "faint tick" if unsure else "")
 
 
-def _remove_circle(ink: np.ndarray) -> tuple[np.ndarray, bool]:
+def _remove_circle(ink: np.ndarray, dark: np.ndarray) -> tuple[np.ndarray, bool]:
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
-    touch it): ink near the edge going most of the way round is the circle."""
+    touch it): ink near the edge going most of the way round is the circle. The number
+    inside is then told from the paper by its own darkness, not the (darker) circle's."""
     h, w = ink.shape
     ys, xs = np.mgrid[0:h, 0:w]
     dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
@@ -206,7 +217,7 @@ def _remove_circle(ink: np.ndarray) -> tuple[np.ndarray, bool]:
     sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
     if (np.bincount(sectors, minlength=24) >= 3).sum() < 14:
         return ink, False
-    inside = np.where(r2 > 0.42, 0.0, ink).astype(np.float32)
+    inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32))
     mask = (inside > 0).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2 or mask.sum() < 0.01 * ink.size:
@@ -262,6 +273,20 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], float]
     return [ink, ink[:, :cut], ink[:, cut:]], aspect
 
 
+def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float]:
+    """The likeliest number from cell.low to cell.high written as these two digits, and how
+    sure the less sure of the two is."""
+    tens = digits.restrict(p_tens[None], DECIMALS)[0]
+    units = digits.restrict(p_units[None], DECIMALS)[0]
+    numbers = range(max(cell.low, 10), min(cell.high, 99) + 1)
+    if not numbers:
+        return 0, 0.0
+    allowed_tens = sorted({n // 10 for n in numbers})
+    tens = tens / tens[allowed_tens].sum()
+    best = max(numbers, key=lambda n: tens[n // 10] * units[n % 10])
+    return best, float(min(tens[best // 10], units[best % 10]))
+
+
 def _decide(cell: Cell, p: np.ndarray, circled: bool, aspect: float) -> CellRead:
     if len(p) == 1:
         allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
@@ -273,12 +298,7 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, aspect: float) -> CellRead
         single = [str(v) for v in range(max(cell.low, 1), 10)]
         whole = digits.restrict(p[:1], ["X"] + single)[0]
         best = int(whole.argmax())
-        tens = [str(v) for v in range(max(cell.low // 10, 1), cell.high // 10 + 1)]
-        qa = digits.restrict(p[1:2], tens)[0]
-        qb = digits.restrict(p[2:3], [str(v) for v in range(10)])[0]
-        a, b = int(qa.argmax()), int(qb.argmax())
-        pair = int(tens[a]) * 10 + b
-        pair_confidence = min(float(qa[a]), float(qb[b])) if cell.low <= pair <= cell.high else 0.0
+        pair, pair_confidence = _pair(p[1], p[2], cell)
         if best == 0 and whole[0] > 0.5:
             value, confidence = CROSSED, float(whole[0])
         elif aspect >= CLEARLY_TWO and pair_confidence:
