@@ -122,6 +122,9 @@ def main() -> None:
           f"{len(failures)} photos unreadable {failures}")
     for name, value in figures(cells).items():
         print(f"  {name}: {value:.2%}" if isinstance(value, float) else f"  {name}: {value}")
+    sharp = figures([c for mp, cells_of in by_mp.items() if mp >= 4 for c in cells_of])
+    print(f"  photos of 4 MP and more: filled right {sharp['filled read right']:.2%}, wrong unflagged "
+          f"{sharp['wrong and not flagged']:.2%}, flagged {sharp['flagged']:.2%}")
     print("by photo size:")
     for mp in sorted(by_mp):
         f = figures(by_mp[mp])

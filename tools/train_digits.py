@@ -18,7 +18,7 @@ crossed-out cell) is drawn synthetically.
 Photo crops: to close the gap between clean MNIST and what a phone camera makes of ink, the
 TRAIN digits (never the held-out ones) are also written into the four games' sheets and
 photographed by rnwprint.photo.synth (seeds PHOTO_SEEDS, 20000+, disjoint from the benchmark's
-1000+ and the calibration's 5000+; 2-12 MP); the real reader cuts the cells out and each crop
+1000+ and the calibration's 5000+; 1-12 MP); the real reader cuts the cells out and each crop
 is labelled from the marks written (crops that hold no single character are trained towards
 the uniform distribution, so they read as unsure).  Each is used with a few light variants.
 
@@ -27,7 +27,7 @@ then an ensemble of three one-hidden-layer ReLU networks trained with numpy (Ada
 learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
 and runs in a fixed order, so the same tarball gives the same weight bytes (BLAS is pinned to
 one thread for that; the photos are made by two worker processes and collected in seed
-order).  About 4-5 minutes on two cores; numpy and OpenCV are all it needs.
+order).  About 11 minutes on two cores; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
