@@ -21,6 +21,7 @@ from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
 REGISTER_PAD_MM, REGISTER_SEARCH_MM = 1.0, 1.5  # print matched around a box; how far off it may be
 REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around it) is not moved
+INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint, blurred strokes too)
 INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
 STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
 MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
@@ -29,6 +30,9 @@ BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
+#: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
+#: directions; a large digit reaching the box edge is not
+CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,7 @@ def _ink(dark: np.ndarray) -> np.ndarray:
     if dark.size == 0:
         return dark
     core = float(np.percentile(dark, 99.5))
-    ink = np.where(dark > max(INK_DARKNESS, 0.45 * core), dark, 0.0).astype(np.float32)
+    ink = np.where(dark > max(INK_DARKNESS, INK_RELATIVE * core), dark, 0.0).astype(np.float32)
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -213,9 +217,9 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray) -> tuple[np.ndarray, bool]
     ys, xs = np.mgrid[0:h, 0:w]
     dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
     r2 = dx * dx + dy * dy
-    rim = (r2 > 0.6) & (ink > 0)
+    rim = (r2 > CIRCLE_RIM) & (ink > 0)
     sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
-    if (np.bincount(sectors, minlength=24) >= 3).sum() < 14:
+    if (np.bincount(sectors, minlength=24) >= 3).sum() < CIRCLE_SECTORS:
         return ink, False
     inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32))
     mask = (inside > 0).astype(np.uint8)
