@@ -25,6 +25,9 @@ INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint,
 INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
 STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
 MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
+#: two blobs side by side are two digits when each is this share of the ink's height and
+#: they overlap by at most this share of the narrower one's width
+TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP = 0.5, 0.3
 AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
@@ -252,29 +255,52 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], float]
     """The crops to classify, and how surely they are two digits (as an ink width/height).
 
     One crop for a one-digit cell or ink no wider than a digit; else three: the whole (an X,
-    or one wide digit?) and its two halves, cut at an empty gap between them if there is one
-    (then surely two digits) or where the fewest ink columns are."""
+    or one wide digit?) and its two halves. Ink in two tall pieces side by side is surely two
+    digits, split piece by piece (they may overlap a little); else the cut is where the fewest
+    ink columns are."""
     if cell.high < 10:
         return [ink], 0.0
     ink = _without_specks(ink)
     aspect = _aspect(ink)
-    columns = ink.sum(axis=0)
-    xs = np.flatnonzero(columns)
-    if len(xs) == 0:
-        return [ink], aspect
-    empty = np.flatnonzero(columns[xs[0]:xs[-1] + 1] == 0)
-    if len(empty):
-        runs = np.split(empty, np.flatnonzero(np.diff(empty) > 1) + 1)
-        widest = max(runs, key=len)
-        if len(widest) >= max(2, 0.03 * ink.shape[1]):
-            cut = xs[0] + (widest[0] + widest[-1]) // 2
-            return [ink, ink[:, :cut], ink[:, cut:]], max(aspect, CLEARLY_TWO)
+    pieces = _two_pieces(ink)
+    if pieces is not None:
+        return [ink, *pieces], max(aspect, CLEARLY_TWO)
     if aspect < MAYBE_TWO:
         return [ink], aspect
+    columns = ink.sum(axis=0)
+    xs = np.flatnonzero(columns)
     width = xs[-1] - xs[0] + 1
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
     cut = lo + int(np.argmin(columns[lo:hi + 1]))
     return [ink, ink[:, :cut], ink[:, cut:]], aspect
+
+
+def _two_pieces(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ink as two digits side by side, if its blobs fall into a left and a right group
+    that are each at least half as tall as all the ink and barely overlap (a 5 whose bar
+    stands apart is one digit: the bar is flat)."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
+    if count < 3:
+        return None
+    blobs = sorted(range(1, count), key=lambda i: centroids[i][0])
+    top = stats[1:, cv2.CC_STAT_TOP].min()
+    height = (stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT]).max() - top
+
+    def extent(group):
+        s = stats[group]
+        return (s[:, 0].min(), (s[:, 0] + s[:, 2]).max(), s[:, 1].min(), (s[:, 1] + s[:, 3]).max())
+
+    best = None
+    for k in range(1, len(blobs)):
+        (l0, l1, lt, lb), (r0, r1, rt, rb) = extent(blobs[:k]), extent(blobs[k:])
+        overlap = l1 - r0
+        tall = min(lb - lt, rb - rt) >= TWO_PIECES_HEIGHT * height
+        if tall and overlap <= TWO_PIECES_OVERLAP * min(l1 - l0, r1 - r0) and (best is None or overlap < best[0]):
+            best = overlap, k
+    if best is None:
+        return None
+    left = np.isin(labels, blobs[:best[1]])
+    return np.where(left, ink, 0.0).astype(np.float32), np.where(left, 0.0, ink).astype(np.float32)
 
 
 def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float]:
