@@ -24,11 +24,11 @@ REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around
 INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint, blurred strokes too)
 INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
 STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
-MAYBE_TWO, CLEARLY_TWO = 0.85, 1.25  # ink width / height: one digit or two?
+MAYBE_TWO = 0.85  # ink narrower than this (width / height) is one digit
 #: two blobs side by side are two digits when each is this share of the ink's height and
 #: they overlap by at most this share of the narrower one's width
 TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP = 0.5, 0.3
-AMBIGUOUS = 0.85  # confidence kept when the width alone cannot tell one digit from two
+AMBIGUOUS = 0.85  # confidence kept when the ink's shape alone cannot tell one digit from two
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
@@ -53,7 +53,7 @@ class Written:
 
     cell: Cell
     crops: list  # one crop; or for two-digit cells the whole number, its tens and its units
-    aspect: float  # ink width / height; two-digit cells only: one digit or two?
+    apart: bool  # two-digit cells only: the ink is two pieces side by side (surely two digits)
     circled: bool
     share: float  # of the cell's area in ink
 
@@ -91,7 +91,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, w.aspect)
+        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, w.apart)
         if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
             read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
         reads[w.cell.id] = read
@@ -251,28 +251,28 @@ def _without_specks(ink: np.ndarray) -> np.ndarray:
     return np.where(keep[labels], ink, 0.0).astype(np.float32)
 
 
-def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], float]:
-    """The crops to classify, and how surely they are two digits (as an ink width/height).
+def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
+    """The crops to classify, and whether they are surely two digits.
 
     One crop for a one-digit cell or ink no wider than a digit; else three: the whole (an X,
     or one wide digit?) and its two halves. Ink in two tall pieces side by side is surely two
     digits, split piece by piece (they may overlap a little); else the cut is where the fewest
     ink columns are."""
     if cell.high < 10:
-        return [ink], 0.0
+        return [ink], False
     ink = _without_specks(ink)
     aspect = _aspect(ink)
     pieces = _two_pieces(ink)
     if pieces is not None:
-        return [ink, *pieces], max(aspect, CLEARLY_TWO)
+        return [ink, *pieces], True
     if aspect < MAYBE_TWO:
-        return [ink], aspect
+        return [ink], False
     columns = ink.sum(axis=0)
     xs = np.flatnonzero(columns)
     width = xs[-1] - xs[0] + 1
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
     cut = lo + int(np.argmin(columns[lo:hi + 1]))
-    return [ink, ink[:, :cut], ink[:, cut:]], aspect
+    return [ink, ink[:, :cut], ink[:, cut:]], False
 
 
 def _two_pieces(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -317,7 +317,7 @@ def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, flo
     return best, float(min(tens[best // 10], units[best % 10]))
 
 
-def _decide(cell: Cell, p: np.ndarray, circled: bool, aspect: float) -> CellRead:
+def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
     if len(p) == 1:
         allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
         q = digits.restrict(p, allowed)[0]
@@ -331,9 +331,9 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, aspect: float) -> CellRead
         pair, pair_confidence = _pair(p[1], p[2], cell)
         if best == 0 and whole[0] > 0.5:
             value, confidence = CROSSED, float(whole[0])
-        elif aspect >= CLEARLY_TWO and pair_confidence:
+        elif apart and pair_confidence:
             value, confidence = pair, pair_confidence
-        else:  # as wide as one wide digit or two narrow ones: the likelier, less sure
+        else:  # one wide digit or two touching ones: the likelier, less sure
             single_confidence = float(whole[best]) if best else 0.0
             if single_confidence > pair_confidence:
                 value, confidence = int(single[best - 1]), AMBIGUOUS * single_confidence
