@@ -12,6 +12,8 @@ import pytest
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
 from rnwprint.games import GAMES
+from rnwprint.sheet import Cell
+from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
 from rnwprint.photo import synth
 from rnwprint.photo.pipeline import read_photo, typed_in_text
@@ -154,3 +156,63 @@ def test_a_box_the_homography_put_off_is_found_where_it_is(name, off):
     page = np.roll(page, off, axis=(0, 1))
     shifts = [photo_read._shift(page, raw, cell, 8.0) for cell in sheet.cells.values()]
     assert sum(s == off for s in shifts) >= 0.95 * len(shifts)
+
+
+
+TOWER_SQUARE = Cell("A1", ((0, 0), (9, 0), (9, 9), (0, 9)), low=1, high=50)
+
+
+def heldout_digit(label: int) -> np.ndarray:
+    images, labels = digits.heldout_digits()
+    return images[np.flatnonzero(labels == label)[0]].astype(np.float32) / 255
+
+
+def side_by_side(left: np.ndarray, right: np.ndarray, overlap: int) -> tuple[np.ndarray, int]:
+    """The two 28x28 digits on one canvas, the right one's ink starting `overlap` columns
+    before the left one's ink ends; and the right one's column offset."""
+    last = np.flatnonzero(left.any(axis=0))[-1]
+    first = np.flatnonzero(right.any(axis=0))[0]
+    offset = last - overlap + 1 - first
+    ink = np.zeros((28, offset + 28), np.float32)
+    ink[:, :28] = left
+    ink[:, offset:] = np.maximum(ink[:, offset:], right)
+    return ink, offset
+
+
+def test_two_digits_whose_columns_overlap_are_cut_blob_by_blob():
+    """A 1 reaching under the 6 beside it: no empty column between them, yet each digit goes
+    whole to its own crop, and the cell reads 16."""
+    one, six = heldout_digit(1), heldout_digit(6)
+    ink, offset = side_by_side(one, six, overlap=1)
+    assert (ink.sum(axis=0)[np.flatnonzero(ink.any(axis=0))] > 0).all()  # no empty column
+    crops, apart = photo_read._split_digits(ink, TOWER_SQUARE)
+    assert apart and len(crops) == 3
+    assert np.array_equal(crops[1][:, :28], one) and not crops[1][:, 28:].any()
+    assert np.array_equal(crops[2][:, offset:], six) and not crops[2][:, :offset].any()
+    read = photo_read._decide(TOWER_SQUARE, digits.probabilities(crops), False, apart)
+    assert read.value == 16 and not read.unsure
+
+
+def test_a_five_whose_bar_stands_apart_is_one_digit():
+    five = np.zeros((40, 36), np.float32)
+    cv2.line(five, (14, 4), (32, 4), 1.0, 3)  # the bar, apart from the rest
+    cv2.line(five, (8, 4), (6, 18), 1.0, 3)
+    cv2.ellipse(five, (16, 26), (11, 10), 0, -120, 150, 1.0, 3)
+    crops, apart = photo_read._split_digits(five, TOWER_SQUARE)
+    assert not apart
+    read = photo_read._decide(TOWER_SQUARE, digits.probabilities(crops), False, apart)
+    assert read.value != 50 and (read.value == 5 or read.unsure)
+
+
+@pytest.mark.parametrize("ring", [True, False])
+def test_a_guard_circle_is_told_from_a_big_digit(ring):
+    """A guard circle runs round the box; a big 2 touching the box edge is no circle."""
+    drawn = np.zeros((60, 60), np.uint8)
+    if ring:
+        cv2.circle(drawn, (30, 30), 28, 255, 3)
+        cv2.putText(drawn, "2", (19, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 3)
+    else:
+        cv2.putText(drawn, "2", (4, 56), cv2.FONT_HERSHEY_SIMPLEX, 2.2, 255, 5)
+    ink = drawn.astype(np.float32) / 255
+    _, circled = photo_read._remove_circle(ink, ink)
+    assert circled == ring
