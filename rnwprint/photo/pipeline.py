@@ -156,7 +156,9 @@ def annotate(result: PhotoRead) -> bytes:
     r = PX_PER_MM
     image = cv2.cvtColor(result.page, cv2.COLOR_GRAY2BGR)
     for cid, read in result.reads.items():
+        dx, dy = read.offset_mm  # where the box really was: a curled page moves boxes a little
         x0, y0, x1, y1 = result.sheet.cells[cid].bounds
+        x0, y0, x1, y1 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
         colour = (0, 0, 220) if read.unsure else (0, 160, 0)
         p0, p1 = (int(x0 * r), int(y0 * r)), (int(x1 * r), int(y1 * r))
         if read.unsure or read.value not in (None, False):

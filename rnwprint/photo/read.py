@@ -8,7 +8,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,6 +45,7 @@ class CellRead:
     confidence: float
     unsure: bool
     why: str = ""  # what made it unsure
+    offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): where the box was found, off the sheet's
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Written:
     apart: bool  # two-digit cells only: the ink is two pieces side by side (surely two digits)
     circled: bool
     share: float  # of the cell's area in ink
+    offset_mm: tuple[float, float]  # see CellRead
 
 
 def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
@@ -67,20 +69,21 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
     raw, printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
         shift = _shift(page, raw, cell, px_per_mm)
+        offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
         dark = _darkness(page, printed, cell, px_per_mm, shift)
         ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
-            reads[cell.id] = _tick(cell, share)
+            reads[cell.id] = replace(_tick(cell, share), offset_mm=offset)
         elif share < BLANK_INK:
             unsure = share > UNSURE_BLANK[0]
             reads[cell.id] = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
-                                      "faint marks" if unsure else "")
+                                      "faint marks" if unsure else "", offset)
         else:
             circled = False
             if allows_guarded:
                 ink, circled = _remove_circle(ink, dark)
-            written.append(Written(cell, *_split_digits(ink, cell), circled, share))
+            written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset))
     return reads, written
 
 
@@ -94,7 +97,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
         read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, w.apart)
         if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
             read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
-        reads[w.cell.id] = read
+        reads[w.cell.id] = replace(read, offset_mm=w.offset_mm)
         row += len(w.crops)
     return reads
 
