@@ -86,7 +86,7 @@ LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
 
 # photo crops: TRAIN digits written into our sheets, photographed (rnwprint.photo.synth) and
 # cut out by the real reader, so the network also sees what a phone camera makes of ink
-PHOTO_SEEDS = range(20000, 20900)  # disjoint from the benchmark (1000+) and calibration (5000+)
+PHOTO_SEEDS = range(20000, 21800)  # disjoint from the benchmark (1000+) and calibration (5000+)
 PHOTO_MEGAPIXELS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
 PHOTO_SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 PHOTO_COPIES = 3  # each photo crop: itself + this many augmented copies (they are few but on target)
