@@ -27,7 +27,7 @@ then an ensemble of three one-hidden-layer ReLU networks trained with numpy (Ada
 learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
 and runs in a fixed order, so the same tarball gives the same weight bytes (BLAS is pinned to
 one thread for that; the photos are made by two worker processes and collected in seed
-order).  About 11 minutes on two cores; numpy and OpenCV are all it needs.
+order).  About 22 minutes on two cores; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
