@@ -45,7 +45,7 @@ class CellRead:
     confidence: float
     unsure: bool
     why: str = ""  # what made it unsure
-    offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): where the box was found, off the sheet's
+    offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): the box was found this far from its place
 
 
 @dataclass(frozen=True)
@@ -286,12 +286,13 @@ def _two_pieces(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     if count < 3:
         return None
     blobs = sorted(range(1, count), key=lambda i: centroids[i][0])
-    top = stats[1:, cv2.CC_STAT_TOP].min()
-    height = (stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT]).max() - top
 
-    def extent(group):
+    def extent(group):  # left, right, top, bottom
         s = stats[group]
-        return (s[:, 0].min(), (s[:, 0] + s[:, 2]).max(), s[:, 1].min(), (s[:, 1] + s[:, 3]).max())
+        return s[:, 0].min(), (s[:, 0] + s[:, 2]).max(), s[:, 1].min(), (s[:, 1] + s[:, 3]).max()
+
+    _, _, top, bottom = extent(blobs)
+    height = bottom - top
 
     best = None
     for k in range(1, len(blobs)):
