@@ -90,6 +90,9 @@ PHOTO_SEEDS = range(20000, 21800)  # disjoint from the benchmark (1000+) and cal
 PHOTO_MEGAPIXELS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
 PHOTO_SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 PHOTO_COPIES = 3  # each photo crop: itself + this many augmented copies (they are few but on target)
+#: digits with fewer photo crops than this share of the commonest digit's (0, 7, 8 and 9 are
+#: written only in Roll to the Top) get this many copies instead
+RARE_SHARE, RARE_COPIES = 0.25, 9
 PHOTO_WORKERS = 2  # photos are made in parallel; results come back in seed order (deterministic)
 #: label of a photo crop that is no single digit or cross (ink in a cell we left blank, two
 #: digits the reader did not split, half of a digit it split): trained towards the uniform
@@ -305,11 +308,14 @@ def training_set(images: np.ndarray, labels: np.ndarray, seed: int) -> tuple[np.
 
 
 def photo_training_set(raws: list[np.ndarray], labels: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Normalised photo crops: each as it is plus PHOTO_COPIES light variants."""
+    """Normalised photo crops: each as it is plus PHOTO_COPIES light variants (RARE_COPIES
+    for the digits the photos hold few of)."""
     rng = np.random.default_rng(seed)
+    counts = np.bincount(labels, minlength=10)[:10]
+    rare = set(np.flatnonzero(counts < RARE_SHARE * counts.max()).tolist())
     xs, ys = [], []
     for raw, label in zip(raws, labels):
-        for copy in range(PHOTO_COPIES + 1):
+        for copy in range(1 + (RARE_COPIES if label in rare else PHOTO_COPIES)):
             n = D.normalise(raw if copy == 0 else augment_crop(raw, rng))
             if n is None:
                 continue
