@@ -33,6 +33,7 @@ BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
+SPECK = 0.04  # in a two-digit cell, a blob with less than this share of the ink is a speck
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
 #: directions; a large digit reaching the box edge is not
 CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
@@ -74,16 +75,18 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
         ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
-            reads[cell.id] = replace(_tick(cell, share), offset_mm=offset)
+            read = _tick(cell, share)
         elif share < BLANK_INK:
             unsure = share > UNSURE_BLANK[0]
-            reads[cell.id] = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
-                                      "faint marks" if unsure else "", offset)
+            read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
+                            "faint marks" if unsure else "")
         else:
             circled = False
             if allows_guarded:
                 ink, circled = _remove_circle(ink, dark)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset))
+            continue
+        reads[cell.id] = replace(read, offset_mm=offset)
     return reads, written
 
 
@@ -243,17 +246,6 @@ def _aspect(ink: np.ndarray) -> float:
     return (cols[-1] - cols[0] + 1) / (rows[-1] - rows[0] + 1) if len(cols) else 0.0
 
 
-def _without_specks(ink: np.ndarray) -> np.ndarray:
-    """The ink less the specks (dust, a bit of print) that would throw its extent off."""
-    mask = (ink > 0).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if count <= 2:
-        return ink
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    keep = np.concatenate([[False], areas >= 0.04 * areas.sum()])
-    return np.where(keep[labels], ink, 0.0).astype(np.float32)
-
-
 def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     """The crops to classify, and whether they are surely two digits.
 
@@ -263,12 +255,15 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     ink columns are."""
     if cell.high < 10:
         return [ink], False
-    ink = _without_specks(ink)
-    aspect = _aspect(ink)
-    pieces = _two_pieces(ink)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    # specks (dust, a bit of print) would throw the ink's extent off
+    blobs = [i for i in range(1, count) if areas[i] >= SPECK * areas[1:].sum()]
+    ink = np.where(np.isin(labels, blobs), ink, 0.0).astype(np.float32)
+    pieces = _two_pieces(ink, labels, stats, centroids, blobs)
     if pieces is not None:
         return [ink, *pieces], True
-    if aspect < MAYBE_TWO:
+    if _aspect(ink) < MAYBE_TWO:
         return [ink], False
     columns = ink.sum(axis=0)
     xs = np.flatnonzero(columns)
@@ -278,14 +273,14 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     return [ink, ink[:, :cut], ink[:, cut:]], False
 
 
-def _two_pieces(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The ink as two digits side by side, if its blobs fall into a left and a right group
-    that are each at least half as tall as all the ink and barely overlap (a 5 whose bar
-    stands apart is one digit: the bar is flat)."""
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
-    if count < 3:
+def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
+                blobs: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ink as two digits side by side, if its blobs (connected components, as OpenCV
+    labels them) fall into a left and a right group that are each at least half as tall as
+    all the ink and barely overlap (a 5 whose bar stands apart is one digit: the bar is flat)."""
+    if len(blobs) < 2:
         return None
-    blobs = sorted(range(1, count), key=lambda i: centroids[i][0])
+    blobs = sorted(blobs, key=lambda i: centroids[i][0])
 
     def extent(group):  # left, right, top, bottom
         s = stats[group]
