@@ -1,7 +1,7 @@
 """Issue 5 figures: how well and how fast photos of finished sheets are read.
 
     python bench/bench_photo.py                  # 100 held-out photos (seeds 1000-1099)
-    python bench/bench_photo.py --calibrate      # the confidence table on seeds 5000-5099
+    python bench/bench_photo.py --calibrate --photos 200  # the confidence table on seeds 5000-5199
 
 Photos come from rnwprint.photo.synth: our own sheets filled in with held-out MNIST digits
 (never used in training), crosses, circles and ticks, photographed with random tilt (up to

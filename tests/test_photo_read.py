@@ -209,6 +209,18 @@ def test_a_five_whose_bar_stands_apart_is_one_digit():
     assert read.value != 50 and (read.value == 5 or read.unsure)
 
 
+def test_two_pieces_side_by_side_are_a_number_even_when_the_whole_looks_crossed():
+    """A 2 and an 8 written apart can look like a cross as a whole; the two pieces, each read
+    surely, win: the cell holds 28. An X the whole is surer of than the pieces stays an X."""
+    whole_x = np.eye(len(digits.CLASSES))[digits.CLASSES.index("X")] * 0.5 + 0.05
+    two, eight = (np.eye(len(digits.CLASSES))[d] * 0.9 + 0.01 for d in (2, 8))
+    read = photo_read._decide(TOWER_SQUARE, np.stack([whole_x, two, eight]), False, True)
+    assert read.value == 28 and not read.unsure
+    sure_x = np.eye(len(digits.CLASSES))[digits.CLASSES.index("X")] * 0.98 + 0.002
+    read = photo_read._decide(TOWER_SQUARE, np.stack([sure_x, two, eight]), False, True)
+    assert read.value == CROSSED
+
+
 @pytest.mark.parametrize("ring", [True, False])
 def test_a_guard_circle_is_told_from_a_big_digit(ring):
     """A guard circle runs round the box; a big 2 touching the box edge is no circle."""

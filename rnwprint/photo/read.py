@@ -328,10 +328,11 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
         whole = digits.restrict(p[:1], ["X"] + single)[0]
         best = int(whole.argmax())
         pair, pair_confidence = _pair(p[1], p[2], cell)
-        if best == 0 and whole[0] > 0.5:
+        crossed = best == 0 and whole[0] > 0.5
+        if apart and pair_confidence and not (crossed and whole[0] >= pair_confidence):
+            value, confidence = pair, pair_confidence  # two pieces side by side: a number
+        elif crossed:
             value, confidence = CROSSED, float(whole[0])
-        elif apart and pair_confidence:
-            value, confidence = pair, pair_confidence
         else:  # one wide digit or two touching ones: the likelier, less sure
             single_confidence = float(whole[best]) if best else 0.0
             if single_confidence > pair_confidence:
