@@ -127,9 +127,10 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
             if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
                 draw_item(draw, item, px_per_mm)
         printed = (np.asarray(image) < 215).astype(np.uint8)
-        # the photo is never registered to the print to the pixel: widen what is printed
+        # the photo is never registered to the print to the pixel: widen what is printed by a
+        # pixel each way (any wider and it takes pen strokes with it)
         _PRINTED.clear() if len(_PRINTED) > 8 else None
-        _PRINTED[key] = printed, cv2.dilate(printed, np.ones((5, 5), np.uint8))
+        _PRINTED[key] = printed, cv2.dilate(printed, np.ones((3, 3), np.uint8))
     return _PRINTED[key]
 
 
