@@ -258,8 +258,8 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
         return [ink], False
     count, labels, stats, centroids = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
     areas = stats[:, cv2.CC_STAT_AREA]
-    # specks (dust, a bit of print) would throw the ink's extent off
-    blobs = [i for i in range(1, count) if areas[i] >= SPECK * areas[1:].sum()]
+    speck = SPECK * areas[1:].sum()  # specks (dust, a bit of print) would throw the ink's extent off
+    blobs = [i for i in range(1, count) if areas[i] >= speck]
     ink = np.where(np.isin(labels, blobs), ink, 0.0).astype(np.float32)
     pieces = _two_pieces(ink, labels, stats, centroids, blobs)
     if pieces is not None:
@@ -330,8 +330,8 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
         best = int(whole.argmax())
         pair, pair_confidence = _pair(p[1], p[2], cell)
         crossed = best == 0 and whole[0] > 0.5
-        if apart and pair_confidence and not (crossed and whole[0] >= pair_confidence):
-            value, confidence = pair, pair_confidence  # two pieces side by side: a number
+        if apart and pair_confidence > (whole[0] if crossed else 0.0):  # two pieces: a number
+            value, confidence = pair, pair_confidence
         elif crossed:
             value, confidence = CROSSED, float(whole[0])
         else:  # one wide digit or two touching ones: the likelier, less sure
