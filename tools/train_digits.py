@@ -32,9 +32,9 @@ the uniform distribution, so they read as unsure).  Each is used with a few ligh
 Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
 then an ensemble of three one-hidden-layer ReLU networks trained with numpy (AdamW, cosine
 learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
-and runs in a fixed order, so the same tarball and wheel give the same weight bytes (BLAS is pinned to
-one thread for that; the photos are made by two worker processes and collected in seed
-order).  About 30 minutes on two cores; numpy and OpenCV are all it needs.
+and runs in a fixed order, so the same tarball and wheel give the same weight bytes (BLAS is
+pinned to one thread for that; the photos are made by two worker processes and collected in
+seed order).  About 23 minutes on two cores; numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
@@ -89,7 +89,7 @@ X_LABEL = D.CLASSES.index("X")
 
 SEED = 20240605
 AUGMENT_COPIES = 9  # augmented copies of every TRAIN digit (plus the digit itself)
-MORE_COPIES = 2  # augmented copies of every further MNIST digit (there are 7.5 times as many)
+MORE_COPIES = 2  # augmented copies of every further MNIST digit (there are six times as many)
 X_COUNT = 9000  # synthetic crosses in training
 ELASTIC = 0.5  # share of augmented digits that are also elastically distorted
 HIDDEN = 320  # per network
