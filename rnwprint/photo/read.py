@@ -217,9 +217,9 @@ def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray) -> 
     pen = _darkest(dark[~where])
     if pen > PEN_OVER_PRINT:  # (a blank cell has no pen to keep)
         count, labels = cv2.connectedComponents(printed, connectivity=8)
-        core = labels[raw > 0]
-        level = (np.bincount(core, weights=dark[raw > 0], minlength=count)
-                 / np.maximum(np.bincount(core, minlength=count), 1))
+        core = raw > 0  # each mark's own pixels, not its widened edge
+        level = (np.bincount(labels[core], weights=dark[core], minlength=count)
+                 / np.maximum(np.bincount(labels[core], minlength=count), 1))
         line = np.where(pen - level > PEN_OVER_PRINT, (level + pen) / 2, np.inf)
         where &= dark <= line[labels]
     dark[where] = 0
