@@ -429,7 +429,7 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     for w in written:
         mark = marks.get(w.cell.id)
         if mark is None:  # blank in our marks: whatever ink the reader saw is no character
-            out.extend((c, NOT_A_CHARACTER) for c in w.crops)
+            out.extend((c, NOT_A_CHARACTER) for c in w.crops[:3])  # the whole and its likeliest cut
             continue
         value = mark.value if isinstance(mark, Guarded) else mark
         if len(w.crops) == 1:
@@ -441,7 +441,8 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
                 out.append((w.crops[0], NOT_A_CHARACTER))
         elif value == CROSSED:  # the whole is an X; its halves are not digits (skipped)
             out.append((w.crops[0], X_LABEL))
-        elif isinstance(value, int) and 10 <= value <= 99:  # the whole is a number: skipped
+        elif isinstance(value, int) and 10 <= value <= 99:  # the whole is a number: skipped;
+            # the likeliest cut is trained on (the reader also tries others)
             out.append((w.crops[1], value // 10))
             out.append((w.crops[2], value % 10))
         else:  # one digit cut in two: neither half is a digit

@@ -38,6 +38,10 @@ UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (
 DECIMALS = [str(d) for d in range(10)]
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 SPECK = 0.04  # in a two-digit cell, a blob with less than this share of the ink is a speck
+#: touching digits are also tried cut at up to MAX_CUTS columns emptier than their neighbours,
+#: this share of the ink's width in from either end and this share of it apart
+MAX_CUTS, CUT_RANGE, CUT_APART = 3, 0.2, 0.1
+ALT_WEIGHT = 0.75  # a cut other than the first must be this much likelier to win
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
 #: directions; a large digit reaching the box edge is not
 CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
@@ -58,7 +62,7 @@ class Written:
     """The pen ink of one written cell, ready for the classifier."""
 
     cell: Cell
-    crops: list  # one crop; or for two-digit cells the whole number, its tens and its units
+    crops: list  # one crop; or for two-digit cells the whole number, then (tens, units) of each cut
     apart: bool  # two-digit cells only: the ink is two pieces side by side (surely two digits)
     circled: bool
     share: float  # of the cell's area in ink
@@ -286,10 +290,10 @@ def _aspect(ink: np.ndarray) -> float:
 def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     """The crops to classify, and whether they are surely two digits.
 
-    One crop for a one-digit cell or ink no wider than a digit; else three: the whole (an X,
-    or one wide digit?) and its two halves. Ink in two tall pieces side by side is surely two
-    digits, split piece by piece (they may overlap a little); else the cut is where the fewest
-    ink columns are."""
+    One crop for a one-digit cell or ink no wider than a digit; else the whole (an X, or one
+    wide digit?) followed by a (tens, units) pair for each way to cut it in two, likeliest
+    first. Ink in two tall pieces side by side is surely two digits, split piece by piece
+    (they may overlap a little); ink that touches is cut where few ink columns are."""
     if cell.high < 10:
         return [ink], False
     count, labels, stats, centroids = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
@@ -298,25 +302,38 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     blobs = [i for i in range(1, count) if areas[i] >= speck]
     ink = np.where(np.isin(labels, blobs), ink, 0.0).astype(np.float32)
     pieces = _two_pieces(ink, labels, stats, centroids, blobs)
-    if pieces is not None:
-        return [ink, *pieces], True
+    if pieces:
+        return [ink, *[half for pair in pieces for half in pair]], True
     if _aspect(ink) < MAYBE_TWO:
         return [ink], False
+    return [ink, *[half for cut in _cuts(ink) for half in (ink[:, :cut], ink[:, cut:])]], False
+
+
+def _cuts(ink: np.ndarray) -> list[int]:
+    """Columns to cut touching digits at: the emptiest column in the middle of the ink, then
+    the other columns emptier than their neighbours a little further out."""
     columns = ink.sum(axis=0)
     xs = np.flatnonzero(columns)
     width = xs[-1] - xs[0] + 1
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
-    cut = lo + int(np.argmin(columns[lo:hi + 1]))
-    return [ink, ink[:, :cut], ink[:, cut:]], False
+    cuts = [lo + int(np.argmin(columns[lo:hi + 1]))]
+    smooth = np.convolve(columns, np.ones(3) / 3, mode="same")
+    lo, hi = xs[0] + int(CUT_RANGE * width), xs[0] + int((1 - CUT_RANGE) * width)
+    minima = [x for x in range(lo, hi + 1) if smooth[x] <= smooth[x - 1] and smooth[x] < smooth[x + 1]]
+    for x in sorted(minima, key=lambda x: smooth[x]):
+        if len(cuts) < MAX_CUTS and all(abs(x - c) > CUT_APART * width for c in cuts):
+            cuts.append(x)
+    return cuts
 
 
 def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
-                blobs: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
-    """The ink as two digits side by side, if its blobs (connected components, as OpenCV
-    labels them) fall into a left and a right group that are each at least half as tall as
-    all the ink and barely overlap (a 5 whose bar stands apart is one digit: the bar is flat)."""
+                blobs: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The ink as two digits side by side, each way its blobs (connected components, as
+    OpenCV labels them) fall into a left and a right group that are each at least half as
+    tall as all the ink and barely overlap, least overlap first (a 5 whose bar stands apart
+    is one digit: the bar is flat)."""
     if len(blobs) < 2:
-        return None
+        return []
     blobs = sorted(blobs, key=lambda i: centroids[i][0])
 
     def extent(group):  # left, right, top, bottom
@@ -326,31 +343,32 @@ def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centroid
     _, _, top, bottom = extent(blobs)
     height = bottom - top
 
-    best = None
+    ways = []
     for k in range(1, len(blobs)):
         (l0, l1, lt, lb), (r0, r1, rt, rb) = extent(blobs[:k]), extent(blobs[k:])
         overlap = l1 - r0
         tall = min(lb - lt, rb - rt) >= TWO_PIECES_HEIGHT * height
-        if tall and overlap <= TWO_PIECES_OVERLAP * min(l1 - l0, r1 - r0) and (best is None or overlap < best[0]):
-            best = overlap, k
-    if best is None:
-        return None
-    left = np.isin(labels, blobs[:best[1]])
-    return np.where(left, ink, 0.0).astype(np.float32), np.where(left, 0.0, ink).astype(np.float32)
+        if tall and overlap <= TWO_PIECES_OVERLAP * min(l1 - l0, r1 - r0):
+            ways.append((overlap, k))
+    pairs = []
+    for _, k in sorted(ways)[:MAX_CUTS]:
+        left = np.isin(labels, blobs[:k])
+        pairs.append((np.where(left, ink, 0.0).astype(np.float32), np.where(left, 0.0, ink).astype(np.float32)))
+    return pairs
 
 
-def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float]:
-    """The likeliest number from cell.low to cell.high written as these two digits, and how
-    sure the less sure of the two is."""
+def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float, float]:
+    """The likeliest number from cell.low to cell.high written as these two digits, how
+    sure the less sure of the two is, and the number's likelihood."""
     tens = digits.restrict(p_tens[None], DECIMALS)[0]
     units = digits.restrict(p_units[None], DECIMALS)[0]
     numbers = range(max(cell.low, 10), min(cell.high, 99) + 1)
     if not numbers:
-        return 0, 0.0
+        return 0, 0.0, 0.0
     allowed_tens = sorted({n // 10 for n in numbers})
     tens = tens / tens[allowed_tens].sum()
     best = max(numbers, key=lambda n: tens[n // 10] * units[n % 10])
-    return best, float(min(tens[best // 10], units[best % 10]))
+    return best, float(min(tens[best // 10], units[best % 10])), float(tens[best // 10] * units[best % 10])
 
 
 def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
@@ -364,7 +382,9 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
         single = [str(v) for v in range(max(cell.low, 1), 10)]
         whole = digits.restrict(p[:1], ["X"] + single)[0]
         best = int(whole.argmax())
-        pair, pair_confidence = _pair(p[1], p[2], cell)
+        pairs = [_pair(p[i], p[i + 1], cell) for i in range(1, len(p), 2)]
+        likelihoods = [likelihood * (1.0 if i == 0 else ALT_WEIGHT) for i, (_, _, likelihood) in enumerate(pairs)]
+        pair, pair_confidence, _ = pairs[int(np.argmax(likelihoods))]
         crossed = best == 0 and whole[0] > 0.5
         if apart and pair_confidence > (whole[0] if crossed else 0.0):  # two pieces: a number
             value, confidence = pair, pair_confidence
