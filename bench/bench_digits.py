@@ -25,10 +25,13 @@ from common import machine, median_ms  # noqa: E402
 
 import train_digits  # noqa: E402  (synthetic crosses, the same generator as training, other seeds)
 from rnwprint.photo import digits as D  # noqa: E402
+from rnwprint.photo import synth  # noqa: E402
 
 THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 ONE_TO_SIX = "123456X"
 CROSS_SEED = 777  # training used train_digits.SEED + 1
+#: (digit height, pen width) in px, as the photo generator writes a digit into a cell
+PENS = ((60, 4.0), (60, 2.5), (30, 2.0), (16, 1.2))
 
 
 def restricted(probs: np.ndarray, allowed: str) -> tuple[np.ndarray, np.ndarray]:
@@ -74,6 +77,20 @@ def font_digits() -> tuple[list[np.ndarray], np.ndarray] | None:
     return crops, np.array(truth)
 
 
+def pen_written(images: np.ndarray, labels: np.ndarray) -> None:
+    """The held-out digits as the photo generator writes them (a pen thinner than MNIST's
+    strokes, a little turned and slanted), with no camera at all: what the handwriting of
+    the test photos costs before any photo is taken."""
+    rng = np.random.default_rng(0)
+    print("\nheld-out digits written with the photo generator's pen, no camera (0-9):")
+    for height, pen in PENS:
+        crops = [synth.pen_glyph(synth.crop_glyph(im.astype(np.float32) / 255), height * rng.uniform(0.9, 1.05),
+                                 pen, rng) for im in images]
+        pred = D.probabilities(crops)[:, :10].argmax(axis=1)
+        per_digit = " ".join(f"{d}:{np.mean(pred[labels == d] == d):.1%}" for d in range(10))
+        print(f"  {height} px tall, pen {pen} px: accuracy {np.mean(pred == labels):.2%}  ({per_digit})")
+
+
 def photo_crops(images: np.ndarray, n: int) -> list[np.ndarray]:
     """n photo-sized ink crops: held-out digits drawn ~80 px tall in a 120 px cell, blurred."""
     rng = np.random.default_rng(1)
@@ -102,6 +119,8 @@ def main() -> None:
     print(f"  1-6 only ({sub.sum()}), prior {ONE_TO_SIX}: accuracy {np.mean(pred16 == truth[sub]):.2%}")
     calibration(pred16, conf16, truth[sub], f"calibration, held-out 1-6 with prior {ONE_TO_SIX}")
     calibration(pred, conf, truth, "calibration, held-out 0-9 with prior 0-9")
+
+    pen_written(images, labels)
 
     crosses = train_digits.synthetic_crosses(1000, CROSS_SEED)
     px = D.probabilities_of_images(crosses)

@@ -211,6 +211,17 @@ def test_touching_digits_are_also_cut_where_they_meet():
     assert read.value == 31
 
 
+@pytest.mark.parametrize("width", [4, 5, 8, 30])
+def test_ink_reaching_the_box_edge_is_cut_inside_it(width):
+    """Wide ink running to the edge of the box, however small: every cut lies inside it."""
+    ink = np.zeros((20, 40), np.float32)
+    ink[5:5 + max(3, width // 2), 40 - width:] = 1.0
+    crops, _ = photo_read._split_digits(ink, TOWER_SQUARE)
+    assert len(crops) % 2 == 1
+    for tens, units in zip(crops[1::2], crops[2::2]):
+        assert tens.any() and units.any()
+
+
 def test_another_cut_wins_only_when_clearly_likelier():
     """A cut other than the emptiest column is less likely to begin with: it wins only when
     its digits are read clearly surer than the first cut's."""

@@ -37,8 +37,8 @@ CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
 #: flag a read as unsure when its top probability (after restricting to the allowed values)
 #: is below this.  Calibrated on synthetic photos of filled-in sheets, the reader's own crops
 #: (``python bench/bench_photo.py --calibrate --photos 200``, seeds 5000-5199, never the
-#: benchmark's 1000-1099): at 0.7 about 0.25 % of all cells are wrong and not flagged and
-#: 2.4 % are flagged; 0.6 flags 1.6 % but leaves 0.33 % wrong.  The probabilities are
+#: benchmark's 1000-1099): at 0.7 about 0.22 % of all cells are wrong and not flagged and
+#: 2.3 % are flagged; 0.6 flags 1.5 % but leaves 0.37 % wrong.  The probabilities are
 #: deliberately soft (label smoothing): a clear digit scores about 0.95.
 UNSURE_BELOW = 0.7
 

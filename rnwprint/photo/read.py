@@ -318,7 +318,8 @@ def _cuts(ink: np.ndarray) -> list[int]:
     lo, hi = xs[0] + int(0.3 * width), xs[0] + int(0.7 * width)
     cuts = [lo + int(np.argmin(columns[lo:hi + 1]))]
     smooth = np.convolve(columns, np.ones(3) / 3, mode="same")
-    lo, hi = xs[0] + int(CUT_RANGE * width), xs[0] + int((1 - CUT_RANGE) * width)
+    lo = max(xs[0] + int(CUT_RANGE * width), 1)
+    hi = min(xs[0] + int((1 - CUT_RANGE) * width), len(columns) - 2)
     minima = [x for x in range(lo, hi + 1) if smooth[x] <= smooth[x - 1] and smooth[x] < smooth[x + 1]]
     for x in sorted(minima, key=lambda x: smooth[x]):
         if len(cuts) < MAX_CUTS and all(abs(x - c) > CUT_APART * width for c in cuts):

@@ -134,7 +134,7 @@ class MnistDigits(DigitSource):
 
     def glyph(self, digit: int, rng: np.random.Generator) -> np.ndarray:
         pool = self.by_digit[digit]
-        return _crop(pool[rng.integers(len(pool))].astype(np.float32))
+        return crop_glyph(pool[rng.integers(len(pool))].astype(np.float32))
 
 
 class FontDigits(DigitSource):
@@ -160,10 +160,11 @@ class FontDigits(DigitSource):
         m = cv2.getRotationMatrix2D((32, 32), angle, rng.uniform(0.85, 1.0))
         m[0, 1] += shear
         m[0, 2] -= shear * 32
-        return _crop(cv2.warpAffine(a, m, (64, 64)))
+        return crop_glyph(cv2.warpAffine(a, m, (64, 64)))
 
 
-def _crop(a: np.ndarray) -> np.ndarray:
+def crop_glyph(a: np.ndarray) -> np.ndarray:
+    """The glyph cropped to its ink (pixels above 0.5)."""
     ys, xs = np.nonzero(a > 0.5)
     if len(ys) == 0:
         return np.ones((4, 2), np.float32)
@@ -215,7 +216,7 @@ class _Ink:
         np.maximum(self.alpha, mask.astype(np.float32) / 255, out=self.alpha)
 
 
-def _pen_glyph(mask: np.ndarray, height: float, pen: float, rng: np.random.Generator) -> np.ndarray:
+def pen_glyph(mask: np.ndarray, height: float, pen: float, rng: np.random.Generator) -> np.ndarray:
     """A glyph mask scaled to `height` px with strokes `pen` px wide, slightly rotated and
     sheared; returns an anti-aliased alpha (0-1)."""
     h, w = mask.shape
@@ -248,7 +249,7 @@ def _pen_glyph(mask: np.ndarray, height: float, pen: float, rng: np.random.Gener
 def _digits_alpha(digits: str, height: float, pen: float, source: DigitSource,
                   rng: np.random.Generator) -> np.ndarray:
     """One or two handwritten digits side by side, as one alpha mask."""
-    glyphs = [_pen_glyph(source.glyph(int(d), rng), height * rng.uniform(0.9, 1.05), pen, rng)
+    glyphs = [pen_glyph(source.glyph(int(d), rng), height * rng.uniform(0.9, 1.05), pen, rng)
               for d in digits]
     if len(glyphs) == 1:
         return _crop_alpha(glyphs[0])
@@ -816,5 +817,5 @@ def random_marks(sheet: Sheet, seed: int = 0, share: float = 0.7, crosses: float
 
 
 __all__ = ["PhotoOptions", "PhotoTruth", "SynthPhoto", "DigitSource", "MnistDigits", "FontDigits",
-           "digit_source", "fill_page", "frame_size", "synthesize", "make_photo",
+           "digit_source", "crop_glyph", "pen_glyph", "fill_page", "frame_size", "synthesize", "make_photo",
            "make_photo_without_sheet", "with_identity", "random_marks"]
