@@ -379,7 +379,7 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
         best = int(q.argmax())
         label, confidence = allowed[best], float(q[best])
         value: Mark = CROSSED if label == "X" else int(label)
-    else:  # the whole: an X or one wide digit? else its tens and its units
+    else:  # the whole: an X or one wide digit? else tens and units, as the likeliest cut gives them
         single = [str(v) for v in range(max(cell.low, 1), 10)]
         whole = digits.restrict(p[:1], ["X"] + single)[0]
         best = int(whole.argmax())
