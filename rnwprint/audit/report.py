@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 
 from rnwprint.locale import t
-from rnwprint.photo import ADVISED_PX_PER_MM
+from rnwprint.photo import coarse_advice
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,5 @@ class Report:
         if self.unsure:
             lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
         if self.coarse_photo:
-            lines.append(t(lang, "audit.coarse_photo", px=f"{self.coarse_photo:.1f}",
-                           good=f"{ADVISED_PX_PER_MM:.0f}"))
+            lines.append(coarse_advice(self.coarse_photo, lang))
         return "\n".join(lines)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.photo import ADVISED_PX_PER_MM, locate
+from rnwprint.photo import ADVISED_PX_PER_MM, coarse_advice, locate
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.sheet import Identity, Sheet
 
@@ -38,10 +38,7 @@ class PhotoRead:
 
     def advice(self) -> str:
         """What to do better next time, or ""."""
-        if not self.too_coarse:
-            return ""
-        return (f"the photo sees the page at {self.photo_px_per_mm:.1f} px/mm; digits read well from "
-                f"{ADVISED_PX_PER_MM:.0f} px/mm: take it closer, or send it at full size")
+        return coarse_advice(self.photo_px_per_mm)
 
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
@@ -91,7 +88,7 @@ def typed_in_text(result: PhotoRead) -> str:
     lines = [
         f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
         f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
-        *([f"# Note: {result.advice()}."] if result.too_coarse else []),
+        *([f"# Note: {result.advice()}"] if result.too_coarse else []),
         f'game = "{ident.game}"',
         f'variant = "{ident.variant}"',
         "",
