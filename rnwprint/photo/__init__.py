@@ -1,5 +1,7 @@
 """Reading phone photos of printed sheets: locating the page, reading the cells, digit/mark classifier."""
 
+from rnwprint.locale import t
+
 #: a photo that sees the page coarser than this (pixels per millimetre of paper) loses the
 #: strokes of digits: the reader says so and flags more cells
 ADVISED_PX_PER_MM = 4.0
@@ -9,6 +11,4 @@ def coarse_advice(px_per_mm: float, lang: str = "en") -> str:
     """What to do next time about a photo that sees the page at `px_per_mm`, or "" if nothing."""
     if px_per_mm >= ADVISED_PX_PER_MM:
         return ""
-    from rnwprint.locale import t
-
     return t(lang, "audit.coarse_photo", px=f"{px_per_mm:.1f}", good=f"{ADVISED_PX_PER_MM:.0f}")
