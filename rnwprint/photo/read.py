@@ -74,7 +74,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     """Blank cells and tick boxes read at once; the written cells, separated from the print
     and split into what the classifier reads (tools/train_digits.py trains on these too).
     `photo_px_per_mm` is how finely the photo itself saw the page (the page may be finer)."""
-    floor = COARSE_INK_DARKNESS if photo_px_per_mm < COARSE_BELOW else INK_DARKNESS
+    coarse = photo_px_per_mm < COARSE_BELOW
+    floor = COARSE_INK_DARKNESS if coarse else INK_DARKNESS
     reads: dict[str, CellRead] = {}
     written = []
     raw, printed = _printed(sheet, px_per_mm)
@@ -92,7 +93,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                             "faint marks" if unsure else "")
         else:
             circled = False
-            if floor != INK_DARKNESS:  # blurred strokes fade in places: a lower floor keeps them whole
+            if coarse:  # blurred strokes fade in places: a lower floor keeps them whole
                 ink = _ink(dark, floor)
             if allows_guarded:
                 ink, circled = _remove_circle(ink, dark, floor)
@@ -302,11 +303,12 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     blobs = [i for i in range(1, count) if areas[i] >= speck]
     ink = np.where(np.isin(labels, blobs), ink, 0.0).astype(np.float32)
     pieces = _two_pieces(ink, labels, stats, centroids, blobs)
-    if pieces:
-        return [ink, *[half for pair in pieces for half in pair]], True
-    if _aspect(ink) < MAYBE_TWO:
-        return [ink], False
-    return [ink, *[half for cut in _cuts(ink) for half in (ink[:, :cut], ink[:, cut:])]], False
+    apart = bool(pieces)
+    if not apart:
+        if _aspect(ink) < MAYBE_TWO:
+            return [ink], False
+        pieces = [(ink[:, :cut], ink[:, cut:]) for cut in _cuts(ink)]
+    return [ink, *[half for pair in pieces for half in pair]], apart
 
 
 def _cuts(ink: np.ndarray) -> list[int]:
