@@ -304,3 +304,20 @@ def test_strokes_of_a_coarse_photo_are_kept_whole():
     coarse = photo_read._ink(dark, photo_read.COARSE_INK_DARKNESS)
     assert cv2.connectedComponents((fine > 0).astype(np.uint8))[0] - 1 > 1  # dots
     assert cv2.connectedComponents((coarse > 0).astype(np.uint8))[0] - 1 == 1  # one stroke
+
+
+def test_a_blank_tick_box_of_a_coarse_photo_is_not_ticked_by_its_blurred_outline():
+    """A photo seeing the page at 2 px/mm blurs the printed outline a photo pixel into the box
+    (past the border every cell leaves out): that edge is not a tick; a tick is."""
+    box = Cell("rounds:1", ((0, 0), (5, 0), (5, 5), (0, 5)), kind="tick")
+    edge = np.zeros((40, 40), np.float32)
+    edge[:2, :] = edge[:, -2:] = 0.3  # the outline's blur along two sides
+    tick = edge.copy()
+    cv2.line(tick, (8, 22), (16, 32), 0.6, 3)
+    cv2.line(tick, (16, 32), (32, 8), 0.6, 3)
+    page_px_per_photo_px = 8 / 2
+    assert (edge > 0).mean() > photo_read.BLANK_INK  # counted whole, the edge reads as a tick
+    for ink, ticked in ((edge, False), (tick, True)):
+        share = photo_read._share_inside(ink, page_px_per_photo_px)
+        read = photo_read._tick(box, share)
+        assert read.value is ticked and not read.unsure

@@ -37,6 +37,7 @@ BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
+TICK_EDGE = 1.5  # photo pixels along a tick box's edges left out (see _share_inside)
 SPECK = 0.04  # in a two-digit cell, a blob with less than this share of the ink is a speck
 #: touching digits are also tried cut at up to MAX_CUTS columns emptier than their neighbours,
 #: this share of the ink's width in from either end and this share of it apart
@@ -86,7 +87,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
-            read = _tick(cell, share)
+            read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
             unsure = share > UNSURE_BLANK[0]
             read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
@@ -249,6 +250,14 @@ def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return ink * opened
+
+
+def _share_inside(ink: np.ndarray, page_px_per_photo_px: float) -> float:
+    """The share of the box in ink, leaving out TICK_EDGE photo pixels along its edges: a
+    coarse photo blurs the printed outline past the border left out of every cell."""
+    m = int(round(TICK_EDGE * page_px_per_photo_px))
+    inner = ink[m:ink.shape[0] - m, m:ink.shape[1] - m] if m else ink
+    return float((inner > 0).mean()) if inner.size else 0.0
 
 
 def _tick(cell: Cell, share: float) -> CellRead:
