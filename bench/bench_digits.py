@@ -26,6 +26,7 @@ from common import machine, median_ms  # noqa: E402
 import train_digits  # noqa: E402  (synthetic crosses, the same generator as training, other seeds)
 from rnwprint.photo import digits as D  # noqa: E402
 from rnwprint.photo import synth  # noqa: E402
+from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
 
 THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 ONE_TO_SIX = "123456X"
@@ -86,9 +87,18 @@ def pen_written(images: np.ndarray, labels: np.ndarray) -> None:
     for height, pen in PENS:
         crops = [synth.pen_glyph(synth.crop_glyph(im.astype(np.float32) / 255), height * rng.uniform(0.9, 1.05),
                                  pen, rng) for im in images]
-        pred = D.probabilities(crops)[:, :10].argmax(axis=1)
+        feature = D.probabilities(crops)[:, :10]
+        feature /= feature.sum(axis=1, keepdims=True)
+        pred = feature.argmax(axis=1)
         per_digit = " ".join(f"{d}:{np.mean(pred[labels == d] == d):.1%}" for d in range(10))
         print(f"  {height} px tall, pen {pen} px: accuracy {np.mean(pred == labels):.2%}  ({per_digit})")
+        conv = D.probabilities(crops, D.convnet_probabilities)[:, :10]
+        conv /= conv.sum(axis=1, keepdims=True)
+        unsure = feature.max(axis=1) < SECOND_OPINION_BELOW
+        both = np.where(unsure[:, None], (feature + conv) / 2, feature).argmax(axis=1)
+        print(f"    convolutional network alone {np.mean(conv.argmax(axis=1) == labels):.2%}; "
+              f"with its second opinion on the {unsure.mean():.1%} read below {SECOND_OPINION_BELOW}: "
+              f"{np.mean(both == labels):.2%}")
 
 
 def photo_crops(images: np.ndarray, n: int) -> list[np.ndarray]:
@@ -114,6 +124,8 @@ def main() -> None:
     print(f"held-out MNIST digits (never trained on): {len(images)}")
     print(f"  all digits, argmax over 0-9:        accuracy {np.mean(pred == truth):.2%}")
     print(f"  all digits, argmax over 0-9 and X:  accuracy {np.mean(np.array(D.CLASSES)[probs.argmax(1)] == truth):.2%}")
+    conv_pred, _ = restricted(D.probabilities(list(images), D.convnet_probabilities), digits10)
+    print(f"  the convolutional network (the second opinion), argmax over 0-9: accuracy {np.mean(conv_pred == truth):.2%}")
     sub = np.isin(labels, [1, 2, 3, 4, 5, 6])
     pred16, conf16 = restricted(probs[sub], ONE_TO_SIX)
     print(f"  1-6 only ({sub.sum()}), prior {ONE_TO_SIX}: accuracy {np.mean(pred16 == truth[sub]):.2%}")
@@ -152,10 +164,12 @@ def main() -> None:
     net = median_ms(lambda: D.probabilities_of_images(normed), repeat=50)
     print(f"\ntiming, 60 crops of 120x120 px (uint8), median of 50: probabilities() {total:.2f} ms "
           f"(normalise {norm:.2f} ms, features + network {net:.2f} ms)")
-    weights = ROOT / "rnwprint" / "assets" / "digits.npz"
-    held = ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz"
-    print(f"sizes: digits.npz {weights.stat().st_size / 1024:.0f} KB, "
-          f"heldout-digits.npz {held.stat().st_size / 1024:.0f} KB")
+    conv = median_ms(lambda: D.convnet_probabilities(normed), repeat=50)
+    print(f"  the convolutional network on the same 60 normalised crops: {conv:.2f} ms")
+    assets = ROOT / "rnwprint" / "assets"
+    sizes = ", ".join(f"{path.name} {path.stat().st_size / 1024:.0f} KB" for path in
+                      (assets / "digits.npz", assets / "digits-convnet.npz", assets / "photo" / "heldout-digits.npz"))
+    print(f"sizes: {sizes}")
 
 
 if __name__ == "__main__":

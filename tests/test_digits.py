@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from rnwprint.photo import convnet
 from rnwprint.photo import digits as D
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -177,6 +178,72 @@ def test_training_is_deterministic(monkeypatch):
         train_digits._write_npz(buf, nets[0])
         files.append(buf.getvalue())
     assert files[0] == files[1]
+
+
+def test_convnet_is_a_plain_convolution_network():
+    """The matrix-product convolution equals the textbook sum over each pixel's neighbourhood
+    (zero outside), and the layers chain as the docstring says."""
+    rng = np.random.default_rng(5)
+    params = {k: v + np.float32(0.01) for k, v in train_digits.convnet_init(1, (3, 4, 5), 6).items()}
+    x = rng.random((2, 28, 28)).astype(np.float32)
+
+    def conv(a, w, b):  # (n, h, w, c), (k, k, c, out): loops over the kernel
+        k = w.shape[0]
+        p = np.pad(a, ((0, 0), (k // 2, k // 2), (k // 2, k // 2), (0, 0)))
+        out = sum(np.einsum("nhwc,co->nhwo", p[:, i:i + a.shape[1], j:j + a.shape[2]], w[i, j])
+                  for i in range(k) for j in range(k)) + b
+        return np.maximum(out, 0)
+
+    def pool(a):
+        return np.maximum.reduce([a[:, i::2, j::2] for i in (0, 1) for j in (0, 1)])
+
+    a = pool(conv(x[..., None], params["c1"], params["b1"]))
+    a = pool(conv(a, params["c2"], params["b2"]))
+    a = conv(a, params["c3"], params["b3"]).reshape(2, -1)
+    expected = np.maximum(a @ params["f1"] + params["g1"], 0) @ params["f2"] + params["g2"]
+    assert np.allclose(convnet.logits(params, x), expected, atol=1e-4)
+
+
+def test_convnet_training_follows_the_true_gradient():
+    """Backpropagation by hand: every weight's gradient matches the loss's finite difference."""
+    rng = np.random.default_rng(6)
+    params = {k: v.astype(np.float64) for k, v in train_digits.convnet_init(2, (3, 4, 5), 6).items()}
+    x = rng.random((3, 28, 28))
+    target = train_digits._targets(np.array([1, 10, train_digits.NOT_A_CHARACTER])).astype(np.float64)
+
+    def loss(p):
+        return float(-(target * np.log(D.softmax(convnet.logits(p, x)))).sum())
+
+    total, grads = train_digits.convnet_gradients(params, x, target)
+    assert total == pytest.approx(loss(params), rel=1e-5)
+    for name, value in params.items():
+        for _ in range(3):
+            i = tuple(int(rng.integers(n)) for n in value.shape)
+            up, down = ({**params, name: value.copy()} for _ in range(2))
+            up[name][i] += 1e-5
+            down[name][i] -= 1e-5
+            numeric = (loss(up) - loss(down)) / 2e-5 / len(x)
+            assert grads[name][i] == pytest.approx(numeric, rel=1e-3, abs=1e-7), name
+
+
+def test_convnet_training_is_deterministic(monkeypatch):
+    images, labels = D.heldout_digits()
+    monkeypatch.setattr(train_digits, "CONV_EPOCHS", 1)
+    x = images[:256].astype(np.float32) / 255
+    nets = [train_digits.train_convnet(x, labels[:256].astype(np.int64), seed=3, log=lambda _: None)
+            for _ in range(2)]
+    for name in convnet.LAYERS:
+        assert nets[0][name].tobytes() == nets[1][name].tobytes()
+
+
+def test_the_convnet_reads_the_heldout_digits(heldout):
+    """The second opinion is a reader in its own right (it is asked only about unsure cells)."""
+    images, labels, _ = heldout
+    probs = D.probabilities(list(images), D.convnet_probabilities)
+    pred, _ = read(probs, "0123456789")
+    assert np.mean(pred == labels.astype(str)) >= 0.985
+    path = ROOT / "rnwprint" / "assets" / "digits-convnet.npz"
+    assert path.stat().st_size < 1_000_000
 
 
 def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):

@@ -321,3 +321,28 @@ def test_a_blank_tick_box_of_a_coarse_photo_is_not_ticked_by_its_blurred_outline
         share = photo_read._share_inside(ink, page_px_per_photo_px)
         read = photo_read._tick(box, share)
         assert read.value is ticked and not read.unsure
+
+
+def test_unsure_reads_get_a_second_opinion_that_reads_more_of_them_right(monkeypatch):
+    """Held-out digits 1-9 written with the photo generator's pen, each alone in a Roll to the
+    Top box: the reads the feature network is not sure of are read again with the
+    convolutional network, and that reads more of them right; a sure read is asked once."""
+    images, labels = digits.heldout_digits()
+    keep = labels > 0
+    rng = np.random.default_rng(8)
+    crops = [synth.pen_glyph(synth.crop_glyph(im.astype(np.float32) / 255), 30, 2.0, rng) for im in images[keep]]
+    truth = labels[keep].astype(int)
+    probs = digits.probabilities(crops)
+    asked = []
+    second = digits.convnet_probabilities
+    monkeypatch.setattr(digits, "convnet_probabilities", lambda images: asked.append(len(images)) or second(images))
+    box = TOWER_SQUARE
+    alone = [photo_read._decide(box, probs[i:i + 1], False, False) for i in range(len(crops))]
+    both = [photo_read.read_written(photo_read.Written(box, [crop], False, False, 0.1, (0.0, 0.0)), probs[i:i + 1])
+            for i, crop in enumerate(crops)]
+    unsure = [r.confidence < photo_read.SECOND_OPINION_BELOW for r in alone]
+    assert len(asked) == sum(unsure) > 0
+    assert all(b == a for a, b, u in zip(alone, both, unsure) if not u)
+    right_alone = sum(r.value == t for r, t in zip(alone, truth))
+    right_both = sum(r.value == t for r, t in zip(both, truth))
+    assert right_both > right_alone

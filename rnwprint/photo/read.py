@@ -43,6 +43,9 @@ SPECK = 0.04  # in a two-digit cell, a blob with less than this share of the ink
 #: this share of the ink's width in from either end and this share of it apart
 MAX_CUTS, CUT_RANGE, CUT_APART = 3, 0.2, 0.1
 ALT_WEIGHT = 0.75  # a cut other than the first must be this much likelier to win
+#: a cell read less surely than this is read by the convolutional network too, and the two
+#: networks' probabilities averaged (it would cost a photo a third more time on every cell)
+SECOND_OPINION_BELOW = 0.9
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
 #: directions; a large digit reaching the box edge is not
 CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
@@ -112,12 +115,21 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        read = _decide(w.cell, probs[row:row + len(w.crops)], w.circled, w.apart)
-        if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
-            read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
-        reads[w.cell.id] = replace(read, offset_mm=w.offset_mm)
+        reads[w.cell.id] = replace(read_written(w, probs[row:row + len(w.crops)]), offset_mm=w.offset_mm)
         row += len(w.crops)
     return reads
+
+
+def read_written(w: Written, probs: np.ndarray) -> CellRead:
+    """What a written cell holds, from the feature network's probabilities of its crops;
+    if that read is not sure enough, from those averaged with the convolutional network's."""
+    read = _decide(w.cell, probs, w.circled, w.apart)
+    if read.confidence < SECOND_OPINION_BELOW:
+        second = digits.probabilities(w.crops, digits.convnet_probabilities)
+        read = _decide(w.cell, (probs + second) / 2, w.circled, w.apart)
+    if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
+        read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
+    return read
 
 
 _PRINTED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}

@@ -1,0 +1,48 @@
+"""A small convolutional network over normalised 28x28 digit images, numpy only.
+
+conv 5x5 (1 -> C1) ReLU, max-pool 2; conv 3x3 (C1 -> C2) ReLU, max-pool 2; conv 3x3
+(C2 -> C3) ReLU; fully connected (7*7*C3 -> H) ReLU; fully connected (H -> classes).
+Convolutions keep the image size (zero padding). Images are (n, rows, columns, channels);
+weights are (kernel rows, kernel columns, in, out), as ``tools/train_digits.py`` trains them.
+The reader asks it for a second opinion on the cells the feature network is unsure of.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+LAYERS = ("c1", "b1", "c2", "b2", "c3", "b3", "f1", "g1", "f2", "g2")
+
+
+def patches(x: np.ndarray, k: int) -> np.ndarray:
+    """(n, h, w, c) -> (n*h*w, k*k*c): each pixel's k x k neighbourhood (zero outside), in
+    (kernel row, kernel column, channel) order, so a convolution is one matrix product."""
+    p = k // 2
+    n, h, w, c = x.shape
+    padded = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    shifted = [padded[:, i:i + h, j:j + w, :] for i in range(k) for j in range(k)]
+    return np.concatenate(shifted, axis=-1).reshape(n * h * w, k * k * c)
+
+
+def conv(x: np.ndarray, weights: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """Convolution (same size) + ReLU."""
+    k, _, c, out = weights.shape
+    n, h, w, _ = x.shape
+    y = patches(x, k) @ weights.reshape(k * k * c, out) + bias
+    return np.maximum(y, 0, out=y).reshape(n, h, w, out)
+
+
+def pool(x: np.ndarray) -> np.ndarray:
+    """Max over 2 x 2 blocks."""
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def logits(params: dict[str, np.ndarray], images: np.ndarray) -> np.ndarray:
+    """(n, 28, 28) images -> (n, classes) logits."""
+    x = np.asarray(images, np.float32)[..., None]
+    x = pool(conv(x, params["c1"], params["b1"]))
+    x = pool(conv(x, params["c2"], params["b2"]))
+    x = conv(x, params["c3"], params["b3"]).reshape(len(x), -1)
+    x = np.maximum(x @ params["f1"] + params["g1"], 0)
+    return x @ params["f2"] + params["g2"]
