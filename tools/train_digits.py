@@ -506,6 +506,17 @@ def augment_crop(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 # ----------------------------------------------------------------------------- network
 
 
+def _targets(labels: np.ndarray) -> np.ndarray:
+    """Smoothed one-hot targets; a crop that is no character (NOT_A_CHARACTER) aims at the
+    uniform row."""
+    k = len(D.CLASSES)
+    target = np.full((len(labels), k), LABEL_SMOOTHING / k, np.float32)
+    known = labels < k
+    target[np.flatnonzero(known), labels[known]] += 1 - LABEL_SMOOTHING
+    target[~known] = 1.0 / k
+    return target
+
+
 def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, np.ndarray]:
     """One-hidden-layer ReLU network, softmax cross-entropy, AdamW, cosine learning rate."""
     rng = np.random.default_rng(seed)
@@ -519,7 +530,6 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
-    target = np.full((BATCH, k), LABEL_SMOOTHING / k, np.float32)
     steps = EPOCHS * ((n + BATCH - 1) // BATCH)
     t = 0
     for epoch in range(EPOCHS):
@@ -533,10 +543,7 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
             h = np.maximum(h_pre, 0)
             z = h @ w2 + b2
             p = D.softmax(z)
-            tgt = target[:bs].copy()
-            known = yb < k  # NOT_A_CHARACTER (== k): the uniform target
-            tgt[np.flatnonzero(known), yb[known]] += 1 - LABEL_SMOOTHING
-            tgt[~known] = 1.0 / k
+            tgt = _targets(yb)
             loss_sum += float(-(tgt * np.log(p + 1e-12)).sum())
             gz = (p - tgt) / bs
             gw2 = h.T @ gz
@@ -556,16 +563,6 @@ def train_net(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, n
                 pa -= (lr * mhat / (np.sqrt(vhat) + eps)).astype(np.float32)
         log(f"  net {seed}: epoch {epoch + 1}/{EPOCHS} loss {loss_sum / n:.4f}")
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2}
-
-
-def _targets(labels: np.ndarray) -> np.ndarray:
-    """Smoothed one-hot targets; a crop that is no character aims at the uniform row."""
-    k = len(D.CLASSES)
-    target = np.full((len(labels), k), LABEL_SMOOTHING / k, np.float32)
-    known = labels < k
-    target[np.flatnonzero(known), labels[known]] += 1 - LABEL_SMOOTHING
-    target[~known] = 1.0 / k
-    return target
 
 
 def convnet_init(seed: int, channels=CONV_CHANNELS, hidden: int = CONV_HIDDEN) -> dict[str, np.ndarray]:
