@@ -630,10 +630,10 @@ def convnet_gradients(params: dict[str, np.ndarray], x: np.ndarray,
         g[layer], g[bias] = (patches.T @ grad).reshape(w.shape), grad.sum(axis=0)
         if below is None:
             break
-        n_, h_, w_, c_ = below.shape
-        pooled = (n_, h_ // 2, w_ // 2, c_)
+        _, side, _, channels = below.shape
+        pooled = (n, side // 2, side // 2, channels)
         grad = _unpool(_unpatch(grad @ w.reshape(-1, w.shape[3]).T, pooled, w.shape[0]), below)
-        grad = (grad * (below > 0)).reshape(-1, c_)
+        grad = (grad * (below > 0)).reshape(-1, channels)
     return loss, g
 
 
