@@ -30,6 +30,7 @@ from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
 
 THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 ONE_TO_SIX = "123456X"
+DIGITS = "0123456789"
 CROSS_SEED = 777  # training used train_digits.SEED + 1
 #: (digit height, pen width) in px, as the photo generator writes a digit into a cell
 PENS = ((60, 4.0), (60, 2.5), (30, 2.0), (16, 1.2))
@@ -87,13 +88,11 @@ def pen_written(images: np.ndarray, labels: np.ndarray) -> None:
     for height, pen in PENS:
         crops = [synth.pen_glyph(synth.crop_glyph(im.astype(np.float32) / 255), height * rng.uniform(0.9, 1.05),
                                  pen, rng) for im in images]
-        feature = D.probabilities(crops)[:, :10]
-        feature /= feature.sum(axis=1, keepdims=True)
+        feature = D.restrict(D.probabilities(crops), DIGITS)
         pred = feature.argmax(axis=1)
         per_digit = " ".join(f"{d}:{np.mean(pred[labels == d] == d):.1%}" for d in range(10))
         print(f"  {height} px tall, pen {pen} px: accuracy {np.mean(pred == labels):.2%}  ({per_digit})")
-        conv = D.probabilities(crops, D.convnet_probabilities)[:, :10]
-        conv /= conv.sum(axis=1, keepdims=True)
+        conv = D.restrict(D.probabilities(crops, D.convnet_probabilities), DIGITS)
         unsure = feature.max(axis=1) < SECOND_OPINION_BELOW
         both = np.where(unsure[:, None], (feature + conv) / 2, feature).argmax(axis=1)
         print(f"    convolutional network alone {np.mean(conv.argmax(axis=1) == labels):.2%}; "
@@ -119,12 +118,11 @@ def main() -> None:
     images, labels = D.heldout_digits()
     truth = np.array([str(v) for v in labels])
     probs = D.probabilities(list(images))
-    digits10 = "0123456789"
-    pred, conf = restricted(probs, digits10)
+    pred, conf = restricted(probs, DIGITS)
     print(f"held-out MNIST digits (never trained on): {len(images)}")
     print(f"  all digits, argmax over 0-9:        accuracy {np.mean(pred == truth):.2%}")
     print(f"  all digits, argmax over 0-9 and X:  accuracy {np.mean(np.array(D.CLASSES)[probs.argmax(1)] == truth):.2%}")
-    conv_pred, _ = restricted(D.probabilities(list(images), D.convnet_probabilities), digits10)
+    conv_pred, _ = restricted(D.probabilities(list(images), D.convnet_probabilities), DIGITS)
     print(f"  the convolutional network (the second opinion), argmax over 0-9: accuracy {np.mean(conv_pred == truth):.2%}")
     sub = np.isin(labels, [1, 2, 3, 4, 5, 6])
     pred16, conf16 = restricted(probs[sub], ONE_TO_SIX)
@@ -149,7 +147,7 @@ def main() -> None:
     else:
         crops, ftruth = fonts
         fp = D.probabilities(crops)
-        fpred, _ = restricted(fp, digits10)
+        fpred, _ = restricted(fp, DIGITS)
         fs = np.isin(ftruth, list("123456"))
         f16, fc16 = restricted(fp[fs], ONE_TO_SIX)
         print(f"\nout of domain: {len(crops)} digits from {len(crops) // 40} Debian handwriting fonts "

@@ -604,17 +604,12 @@ def convnet_gradients(params: dict[str, np.ndarray], x: np.ndarray,
                       target: np.ndarray) -> tuple[float, dict[str, np.ndarray]]:
     """Cross-entropy loss (summed) and its gradients (averaged over the batch)."""
     n = len(x)
-
-    def conv(patches, layer, bias, side):  # convnet.conv on patches made once
-        out = patches @ params[layer].reshape(patches.shape[1], -1) + params[bias]
-        return np.maximum(out, 0, out=out).reshape(n, side, side, -1)
-
     p1 = convnet.patches(x[..., None], 5)
-    a1 = conv(p1, "c1", "b1", 28)
+    a1 = convnet.conv_patches(p1, params["c1"], params["b1"], (n, 28, 28))
     p2 = convnet.patches(convnet.pool(a1), 3)
-    a2 = conv(p2, "c2", "b2", 14)
+    a2 = convnet.conv_patches(p2, params["c2"], params["b2"], (n, 14, 14))
     p3 = convnet.patches(convnet.pool(a2), 3)
-    a3 = conv(p3, "c3", "b3", 7).reshape(n, -1)
+    a3 = convnet.conv_patches(p3, params["c3"], params["b3"], (n, 7, 7)).reshape(n, -1)
     h = np.maximum(a3 @ params["f1"] + params["g1"], 0)
     prob = D.softmax(h @ params["f2"] + params["g2"])
     loss = float(-(target * np.log(prob + 1e-12)).sum())
@@ -721,16 +716,17 @@ def main(argv: list[str] | None = None) -> None:
     net = D._Model(model)
     conv = train_convnet(x_img, y, SEED + 200, log)
     conv_model = {name: conv[name].astype(np.float16) for name in convnet.LAYERS}
+    conv_shipped = {name: w.astype(np.float32) for name, w in conv_model.items()}  # as the reader loads it
     readers = {"feature network": lambda images: D.softmax(net.logits(batched_features(images))),
-               "convolutional network": lambda images: D.softmax(convnet.logits(
-                   {k: v.astype(np.float32) for k, v in conv_model.items()}, images))}
+               "convolutional network": lambda images: D.softmax(convnet.logits(conv_shipped, images))}
 
     def evaluate(name: str, raw: np.ndarray, truth: np.ndarray) -> None:
+        images = _normalised(raw.astype(np.float32) / 255)
+        sub = np.isin(truth, [1, 2, 3, 4, 5, 6])
+        allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
         for reader, probabilities in readers.items():
-            p = probabilities(_normalised(raw.astype(np.float32) / 255))
+            p = probabilities(images)
             acc = float((p.argmax(axis=1) == truth).mean())
-            sub = np.isin(truth, [1, 2, 3, 4, 5, 6])
-            allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
             pr = p[sub][:, allowed]
             acc16 = float((np.array(allowed)[pr.argmax(axis=1)] == truth[sub]).mean())
             log(f"{name}, {reader}: accuracy {acc:.4f} (all digits), {acc16:.4f} (1-6 with the prior), "

@@ -7,8 +7,13 @@ from rnwprint.locale import t
 ADVISED_PX_PER_MM = 4.0
 
 
+def too_coarse(px_per_mm: float) -> bool:
+    """Whether a photo seeing the page at `px_per_mm` is too coarse to read digits well."""
+    return px_per_mm < ADVISED_PX_PER_MM
+
+
 def coarse_advice(px_per_mm: float, lang: str = "en") -> str:
     """What to do next time about a photo that sees the page at `px_per_mm`, or "" if nothing."""
-    if px_per_mm >= ADVISED_PX_PER_MM:
+    if not too_coarse(px_per_mm):
         return ""
     return t(lang, "audit.coarse_photo", px=f"{px_per_mm:.1f}", good=f"{ADVISED_PX_PER_MM:.0f}")

@@ -26,10 +26,14 @@ def patches(x: np.ndarray, k: int) -> np.ndarray:
 
 def conv(x: np.ndarray, weights: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """Convolution (same size) + ReLU."""
-    k, _, c, out = weights.shape
-    n, h, w, _ = x.shape
-    y = patches(x, k) @ weights.reshape(k * k * c, out) + bias
-    return np.maximum(y, 0, out=y).reshape(n, h, w, out)
+    return conv_patches(patches(x, weights.shape[0]), weights, bias, x.shape[:3])
+
+
+def conv_patches(p: np.ndarray, weights: np.ndarray, bias: np.ndarray, size: tuple[int, ...]) -> np.ndarray:
+    """``conv`` on the image's ``patches`` (training keeps them for the backward pass);
+    `size` is (n, h, w) of the image."""
+    y = p @ weights.reshape(p.shape[1], weights.shape[3]) + bias
+    return np.maximum(y, 0, out=y).reshape(*size, weights.shape[3])
 
 
 def pool(x: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.photo import ADVISED_PX_PER_MM, coarse_advice, locate
+from rnwprint.photo import coarse_advice, locate, too_coarse
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.sheet import Identity, Sheet
 
@@ -34,7 +34,7 @@ class PhotoRead:
 
     @property
     def too_coarse(self) -> bool:
-        return self.photo_px_per_mm < ADVISED_PX_PER_MM
+        return too_coarse(self.photo_px_per_mm)
 
     def advice(self) -> str:
         """What to do better next time, or ""."""
