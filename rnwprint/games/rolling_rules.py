@@ -23,7 +23,7 @@ TOML, or JSON of the same structure (chosen by the file's extension). `rnwprint 
     # nothing = true             # ... or nothing (the region had no empty cell)
     colour_change = true         # optional power flags (default false): the die is wild
     guard = true                 # circle the number written in `cell`
-    dupe_cell = "OK"             # the second cell of a dupe (same region as `cell`)
+    dupe_cell = "OK"             # the second cell of a dupe (the die's region; a wild die: any)
     dupe_guard = true            # circle the number written in `dupe_cell` (a second guard)
 
     [[turn.write]]
@@ -55,9 +55,10 @@ guards ticked), power-count (a power counter over 3), round-count (rounds over 8
 number-count (more numbers than dice).
 Log (`--log`), each naming its turn: missed-number (X or nothing although a legal cell
 existed), missed-x (nothing done although the region had an empty cell), written-twice,
-wrong-region (no white die or colour change; a dupe's second cell outside the first's
-region), neighbour (at the time of writing), die-not-rolled, die-used-twice, dice-bag (a die
-drawn twice in one round), seed-mismatch, round-count (more than 24 turns), power-count (a
+wrong-region (a number or X outside the die's region, a dupe's second cell included,
+unless the die is wild: the white die or a colour change), neighbour (at the time of
+writing), die-not-rolled, die-used-twice, dice-bag (a die drawn twice in one round),
+seed-mismatch, round-count (more than 24 turns), power-count (a
 power used over 3 times), power-unticked (used more often than ticked on the sheet),
 log-mismatch (a cell where the log leads elsewhere than the sheet, log vs sheet value).
 
@@ -611,9 +612,9 @@ class _Replay:
                     self.use(power)
             wild = w.die == WILD or w.colour_change
             if w.cell is not None:
-                self.number(w, w.cell, face, w.guard, wild, None)
+                self.number(w, w.cell, face, w.guard, wild)
                 if w.dupe_cell is not None:
-                    self.number(w, w.dupe_cell, face, w.dupe_guard, wild, w.cell)
+                    self.number(w, w.dupe_cell, face, w.dupe_guard, wild)
             elif w.x is not None:
                 self.cross(w, face, wild)
             elif face is not None:
@@ -622,17 +623,14 @@ class _Replay:
             if die not in used:
                 self.nothing(die, face, die == WILD, "no_write")
 
-    def number(self, w: Write, code: str, face: int | None, guard: bool, wild: bool,
-               first: str | None) -> None:
+    def number(self, w: Write, code: str, face: int | None, guard: bool, wild: bool) -> None:
+        """Write the die's face in `code` (its first cell or its dupe's: each goes in the die's
+        region, and a wild die's anywhere, "en dos regiones diferentes" too)."""
         board, state = self.board, self.state
         if code in state:
             self.add("written-twice", (code,), "written_twice", cell=self.cell(code),
                      value=_show(self.lang, state[code]) if state[code] != UNKNOWN else "?")
-        if first is not None:
-            if board.region_of[code] != board.region_of[first]:
-                self.add("wrong-region", (code,), "wrong_region_dupe", cell=self.cell(code),
-                         first=self.cell(first))
-        elif not wild and board.region_of[code] != w.die:
+        if not wild and board.region_of[code] != w.die:
             self.add("wrong-region", (code,), "wrong_region", die=self.die(w.die),
                      cell=self.cell(code), region=_colour(self.lang, board.region_of[code]))
         if face is None:
