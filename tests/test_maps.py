@@ -53,8 +53,8 @@ def test_load_map_is_cached_and_well_formed():
             assert pair[0] < pair[1]
 
 
-def test_unknown_map():
-    with pytest.raises(ValueError):
+def test_unknown_map_names_the_maps_there_are():
+    with pytest.raises(ValueError, match=r"unknown map 'fr'; expected one of \['es', 'us'\]"):
         load_map("fr")
 
 

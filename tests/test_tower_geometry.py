@@ -95,10 +95,12 @@ def test_comments_indentation_and_blank_edges_do_not_matter():
     assert a == b
 
 
-def test_decode_rejects_junk():
-    for junk in ("", "a-b", "0", "zzzzzzzzzzzzzzzzzzz"):
-        with pytest.raises(ValueError):
-            decode(junk)
+@pytest.mark.parametrize("junk, reason", [("", "is not a tower code"), ("a-b", "is not a tower code"),
+                                          ("0", "code ends too early"),
+                                          ("zzzzzzzzzzzzzzzzzzz", "code ends too early")])
+def test_decode_rejects_junk(junk, reason):
+    with pytest.raises(ValueError, match=reason):
+        decode(junk)
 
 
 def test_random_towers_are_deterministic_distinct_and_playable():
