@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pathlib
 import sys
 
@@ -13,6 +15,22 @@ from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
 PAGES = tuple(PAGE_SIZES)
+
+
+class OutputPath(click.ParamType):
+    """A file to write: a path, never empty (an empty string would mean the current folder)."""
+
+    name = "path"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, pathlib.Path):
+            return value
+        if not value:
+            self.fail("empty output path: name a file", param, ctx)
+        return pathlib.Path(value)
+
+
+OUTPUT = OutputPath()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,7 +57,7 @@ def games() -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="pdf", show_default=True)
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
               help="Pages of each variant (PDF only).")
-@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
 def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int,
           target: pathlib.Path | None) -> None:
@@ -102,9 +120,9 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 
 @cli.command()
 @click.argument("photos", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
-@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Write the typed-in sheet file read (TOML) here; one photo only.")
-@click.option("--annotate", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--annotate", type=OUTPUT, default=None,
               help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per photo.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
@@ -112,12 +130,17 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     """Read photos of finished sheets into typed-in sheet files, flagging unsure cells."""
     import json
 
-    from rnwprint.output import write_atomic
+    from rnwprint.output import check_target, same_file, write_atomic
     from rnwprint.photo.pipeline import annotate as annotated, as_json as photo_json
     from rnwprint.photo.pipeline import read_photo, typed_in_text
 
     if (target or annotate) and len(photos) > 1:
         raise click.UsageError("-o and --annotate write one photo's result: give one photo with them")
+    if target and annotate and same_file(target, annotate):
+        raise click.UsageError("-o and --annotate name the same file: give each its own")
+    for out in (target, annotate):
+        if out:
+            check_target(out, photos)  # refused before the slow read
     worst = 0
     with _progress(photos, True, "photos") as paths:
         for path in paths:
@@ -129,11 +152,13 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 continue
             if result.too_coarse:
                 click.echo(f"rnwprint: {path}: {result.advice()}", err=True)
+            if result.damage:
+                click.echo(f"rnwprint: {path}: {result.damage_note()}", err=True)
             text = typed_in_text(result)
             if target:
-                write_atomic(target, text.encode("utf-8"))
+                write_atomic(target, text.encode("utf-8"), photos)
             if annotate:
-                write_atomic(annotate, annotated(result))
+                write_atomic(annotate, annotated(result), photos)
             if as_json:
                 click.echo(json.dumps(photo_json(result), ensure_ascii=False))
             elif not target:
@@ -141,10 +166,40 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     sys.exit(worst)
 
 
+@contextlib.contextmanager
 def _progress(items, wanted: bool, label: str):
-    """A progress bar on stderr for batches of slow items (hidden when not a terminal)."""
+    """A progress bar on stderr for batches of slow items (hidden when not a terminal).
+    While it is shown, a line anything else writes to stderr starts on a line of its own."""
     show = wanted and len(items) > 1 and sys.stderr.isatty()
-    return click.progressbar(items, label=label, file=sys.stderr, hidden=not show)
+    if not show:
+        with click.progressbar(items, label=label, file=sys.stderr, hidden=True) as bar:
+            yield bar
+        return
+    real, state = sys.stderr, {"open": False}
+    sys.stderr = _SharedLine(real, state, bar=False)
+    try:
+        with click.progressbar(items, label=label, file=_SharedLine(real, state, bar=True)) as bar:
+            yield bar
+    finally:
+        sys.stderr = real
+
+
+class _SharedLine:
+    """One side of a terminal's stderr shared by a progress bar and other lines: the bar
+    leaves its line open, so another line written then first ends the bar's line."""
+
+    def __init__(self, stream, state: dict, bar: bool):
+        self._stream, self._state, self._bar = stream, state, bar
+
+    def write(self, s):
+        if s and isinstance(s, str):
+            if self._state["open"] and not self._bar:
+                s = "\n" + s
+            self._state["open"] = not s.endswith("\n")
+        return self._stream.write(s)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 @cli.command()
@@ -152,7 +207,7 @@ def _progress(items, wanted: bool, label: str):
 @click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
               help="Language of the colour names and the log's comments.")
-@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Also write a game log to fill in (TOML, or JSON for a .json name).")
 def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     """Draw and roll the dice of a whole solo Rolling America / España game."""
@@ -200,7 +255,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
 @click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="pdf", show_default=True)
-@click.option("-o", "--output", "target", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
           count, descending, rate, games, show, lang, page, fmt, target) -> None:
@@ -258,18 +313,21 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     if target is None:
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
-    _write_sheets(sheets, fmt, target, variants)
+    _write_sheets(sheets, fmt, target, variants, (ascii_file, picture))
 
 
-def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str]) -> None:
-    """Render and write atomically: one PDF, or one SVG/PNG per page (named by variant)."""
-    from rnwprint.output import page_paths, write_atomic
+def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str], inputs=()) -> None:
+    """Render and write atomically: one PDF, or one SVG/PNG per page (named by variant).
+    Every path is checked before anything is rendered or written; none may be an input."""
+    from rnwprint.output import check_target, page_paths, write_atomic
     from rnwprint.render import render
 
-    blobs = render(sheets, fmt)
     paths = [target] if fmt == "pdf" else page_paths(target, variants)
+    for path in paths:
+        check_target(path, inputs)
+    blobs = render(sheets, fmt)
     for path, blob in zip(paths, blobs):
-        write_atomic(path, blob)
+        write_atomic(path, blob, inputs)
         click.echo(str(path))
 
 
@@ -284,6 +342,28 @@ def _read_text(path: pathlib.Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error becomes one line on stderr and exit code 2."""
+    try:
+        code = _run(argv)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # what is still buffered: a full disk shows now, not at exit
+        return code
+    except OSError as e:  # printing failed: standard output is a full disk or gone
+        _mute_stdout()
+        click.echo(f"rnwprint: {e.filename or 'standard output'}: cannot write: {e.strerror or e}", err=True)
+        return 2
+
+
+def _mute_stdout() -> None:
+    """Point standard output at /dev/null, so the exit's own flush fails no more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture)
+
+
+def _run(argv: list[str] | None) -> int:
     try:
         cli.main(args=argv, prog_name="rnwprint", standalone_mode=False)
     except SystemExit as e:

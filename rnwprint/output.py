@@ -1,35 +1,161 @@
-"""Atomic file writes and default output names."""
+"""Safe file writes and default output names.
+
+A regular file (or a new one) is written atomically: a hidden temporary file next to it,
+then a rename, so a failed or interrupted write never leaves half a file. What is not a
+regular file is never replaced: a symlink is followed to its target, a character device or
+a FIFO (/dev/null, a pipe) is written straight to, anything else is refused. A command
+never writes over one of its own input files."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import pathlib
+import signal
+import stat
 import tempfile
+import threading
 
 from rnwprint.errors import RnwError
 
 DEFAULT_DIR = pathlib.Path("output")
+_PSEUDO = ("/proc", "/sys")  # the kernel's views: nothing can be created there
+_temps: set[str] = set()  # temporary files being written, removed if a signal stops us
 
 
-def write_atomic(path: pathlib.Path, data: bytes) -> None:
-    """Write `data` to `path` via a temporary file and a rename: never a half file."""
+def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
+    """Where writing `path` would really go (a symlink followed); RnwError, naming the path,
+    if it cannot or must not be written: a folder, a socket or block device, an input of
+    the command, under /proc, or under a regular file."""
     path = pathlib.Path(path)
+    where = str(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None  # a new file (or a dangling symlink: its target is created)
+    except NotADirectoryError:
+        mode = None  # reported below, naming the part that is a file
     except OSError as e:
-        raise RnwError(f"cannot write here: {e.strerror}", str(path.parent)) from None
+        raise RnwError(f"cannot write file: {e.strerror}", where) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise RnwError("is a folder, not a file: name a file inside it", where)
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISCHR(mode) and not stat.S_ISFIFO(mode):
+        kind = "a socket" if stat.S_ISSOCK(mode) else "a block device" if stat.S_ISBLK(mode) else "not a file"
+        raise RnwError(f"is {kind}, not a file: refusing to write to it", where)
+    for given in inputs:
+        if given is not None and str(given) != "-" and same_file(path, pathlib.Path(given)):
+            also = "" if str(given) == where else f" ({given})"
+            raise RnwError(f"is an input of this command{also}: refusing to write over it", where)
+    if mode is not None and not stat.S_ISREG(mode):
+        return path  # a device or FIFO: written straight to
+    real = pathlib.Path(os.path.realpath(path))
+    for pseudo in _PSEUDO:
+        if str(real).startswith(pseudo + "/"):
+            raise RnwError(f"cannot write under {pseudo}: it shows the system's state, it holds no files", where)
+    for folder in path.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise RnwError(f"is a file, not a folder: cannot write {path} under it", str(folder))
+            break
+    return real
+
+
+def same_file(a: pathlib.Path, b: pathlib.Path) -> bool:
+    """Whether two paths name one file (or would, once written)."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist (yet): compare where they would be
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
+    """Write `data` to `path` (see the module's docstring); RnwError naming the path if it
+    cannot."""
+    real = check_target(path, inputs)
+    if real.exists() and not real.is_file():  # a device or a FIFO (the rest was refused)
+        _write_straight(real, data)
+        return
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
+        raise RnwError(f"cannot make the folder: {e.strerror}", str(real.parent)) from None
+    with _removed_on_signal():
+        try:
+            fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+        except OSError as e:
+            raise RnwError(f"cannot write here: {e.strerror}", str(real.parent)) from None
+        _temps.add(tmp)
+        try:
+            try:
+                _write_fd(fd, data)
+            finally:
+                os.close(fd)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, real)
+        except OSError as e:
+            raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+        finally:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            _temps.discard(tmp)
+
+
+def _write_straight(path: pathlib.Path, data: bytes) -> None:
+    """A character device or a FIFO: written in place (a FIFO must have a reader already)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise RnwError("is a FIFO that nothing reads: start its reader first", str(path)) from None
+        raise RnwError(f"cannot write file: {e.strerror}", str(path)) from None
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        _write_fd(fd, data)
+    except OSError as e:
+        raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+    finally:
+        os.close(fd)
+
+
+def _write_fd(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view[:1 << 20]):]
+
+
+def _reason(e: OSError) -> str:
+    if e.errno == errno.ENOSPC:
+        return "no space left on the device (the disk is full)"
+    if e.errno == errno.EPIPE:
+        return "the reader closed the pipe"
+    return e.strerror or str(e)
+
+
+class _removed_on_signal:
+    """While writing, SIGTERM and SIGINT first remove the temporary files, then end the
+    process by the same signal (as if no handler were set)."""
+
+    def __enter__(self):
+        self.saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self.saved[sig] = signal.signal(sig, _on_signal)
+
+    def __exit__(self, *exc):
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+
+
+def _on_signal(signum, frame):
+    for tmp in list(_temps):
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise RnwError(f"cannot write file: {e.strerror}", str(path)) from None
+    _temps.clear()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def page_paths(target: pathlib.Path, suffixes: list[str]) -> list[pathlib.Path]:

@@ -27,8 +27,11 @@ from __future__ import annotations
 
 import functools
 import io
+import os
 import pathlib
 import re
+import sys
+import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -81,6 +84,12 @@ def load_photo(path, colour: bool = False) -> np.ndarray:
     Refuses, with RnwError naming the file: unreadable and empty files, files that are not
     an image, images over MAX_PIXELS (from the header, before any decoding), and truncated
     or corrupt images."""
+    return load_photo_noting_damage(path, colour)[0]
+
+
+def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, str]:
+    """`load_photo`, and what the decoder said was damaged in a file it still decoded
+    (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing."""
     where = str(path)
     try:
         data = pathlib.Path(path).read_bytes()
@@ -88,11 +97,16 @@ def load_photo(path, colour: bool = False) -> np.ndarray:
         raise RnwError("is a directory, not a photo", where) from None
     except OSError as e:
         raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
-    return decode_photo(data, where, colour)
+    return decode_photo_noting_damage(data, where, colour)
 
 
 def decode_photo(data: bytes, where: str | None = None, colour: bool = False) -> np.ndarray:
     """`load_photo` for bytes already in memory."""
+    return decode_photo_noting_damage(data, where, colour)[0]
+
+
+def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
+    """`load_photo_noting_damage` for bytes already in memory."""
     import cv2
 
     if not data:
@@ -113,10 +127,33 @@ def decode_photo(data: bytes, where: str | None = None, colour: bool = False) ->
     if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0:
         raise RnwError("truncated PNG file (no end chunk): copy the image again", where)
     flags = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    image, said = _quiet(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
     if image is None:
         raise RnwError(f"cannot decode the {kind} image: the file is truncated or corrupt", where)
-    return image
+    damage = [line.strip() for line in said.splitlines() if line.startswith(_DAMAGE)]
+    return image, damage[0] if damage else ""
+
+
+_DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
+
+
+def _quiet(decode):
+    """(decode(), what it printed on stderr): the C decoders (libjpeg, libpng) print their
+    warnings and errors straight to file descriptor 2, beside our own messages."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        return decode(), ""  # no stderr to protect
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            result = decode()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        return result, caught.read(1 << 16).decode("utf-8", "replace")
 
 
 def image_header(data: bytes) -> tuple[str | None, tuple[int, int] | None]:
@@ -872,6 +909,7 @@ def rectify_cells(image: np.ndarray, fix: PageFix, sheet: Sheet, px_per_mm: floa
     return out
 
 
-__all__ = ["MAX_PIXELS", "PageFix", "load_photo", "decode_photo", "image_header", "sheet_for",
+__all__ = ["MAX_PIXELS", "PageFix", "load_photo", "load_photo_noting_damage", "decode_photo",
+           "decode_photo_noting_damage", "image_header", "sheet_for",
            "marker_quads", "qr_quad", "qr_finder_centres", "locate", "detect_markers", "rectify",
            "rectify_cells", "to_pixels"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pathlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,6 +27,7 @@ class PhotoRead:
     page: np.ndarray  # rectified grey page at PX_PER_MM
     photo_px_per_mm: float  # how finely the photo itself sees the page
     timings: dict[str, float] = field(default_factory=dict)  # stage -> ms
+    damage: str = ""  # what the decoder said was corrupt in the file ("": nothing)
 
     @property
     def unsure(self) -> list[str]:
@@ -39,6 +40,13 @@ class PhotoRead:
     def advice(self) -> str:
         """What to do better next time, or ""."""
         return coarse_advice(self.photo_px_per_mm)
+
+    def damage_note(self) -> str:
+        """What a damaged file means for the read, or ""."""
+        if not self.damage:
+            return ""
+        return (f"the photo file is damaged ({self.damage}): parts of the picture may be wrong, "
+                "so every cell is marked unsure; copy the photo again from the phone")
 
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
@@ -62,7 +70,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     where = str(path)
     timings = {}
     start = time.perf_counter()
-    image = locate.load_photo(path)
+    image, damage = locate.load_photo_noting_damage(path)
     timings["decode"] = _ms(start)
     fix = locate.locate(image, where)
     timings.update(fix.timings)
@@ -75,7 +83,12 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded, fix.px_per_mm)
     timings["cells"] = _ms(mark)
     timings["total"] = _ms(start)
-    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, timings)
+    if damage:  # a corrupt stretch decodes as garbage: where it lies is not known
+        reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
+    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, timings, damage)
+
+
+DAMAGED = "the photo file is damaged"
 
 
 def _ms(since: float) -> float:
@@ -89,6 +102,7 @@ def typed_in_text(result: PhotoRead) -> str:
         f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
         f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
         *([f"# Note: {result.advice()}"] if result.too_coarse else []),
+        *([f"# Note: {result.damage_note()}"] if result.damage else []),
         f'game = "{ident.game}"',
         f'variant = "{ident.variant}"',
         "",
@@ -130,6 +144,7 @@ def as_json(result: PhotoRead) -> dict:
         "counters": result.counters(),
         "photo_px_per_mm": round(result.photo_px_per_mm, 2),
         "advice": result.advice(),
+        "damaged": result.damage,
         "unsure": [{"cell": cid, "read": _json_value(result.reads[cid].value),
                     "confidence": round(result.reads[cid].confidence, 3), "why": result.reads[cid].why}
                    for cid in result.unsure],
