@@ -13,7 +13,7 @@ from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
 from rnwprint.geo.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
-from rnwprint.sheet import Text
+from rnwprint.sheet import Path, Text
 
 from conftest import LANGS, PAGES
 
@@ -36,13 +36,14 @@ def inside(a, b, tol=0.05) -> bool:
 
 # --- the built-ins and their sheets ----------------------------------------------------------
 
-def test_eight_builtins_15_to_40_squares_easy_one_first():
+def test_eight_builtins_13_to_40_squares_burj_first():
     towers = rtt.builtins()
     assert len(towers) >= 8
-    assert GAMES["roll-to-the-top"].default_variant == "pyramid" == BUILTINS[0]
+    assert GAMES["roll-to-the-top"].default_variant == "burj" == BUILTINS[0]
+    assert len(towers["burj"].tower) == 13 and towers["burj"].tower.rows == 7
     assert len(towers["pyramid"].tower) == 15
     for b in towers.values():
-        assert 15 <= len(b.tower) <= 40 and b.tower.problems() == []
+        assert 13 <= len(b.tower) <= 40 and b.tower.problems() == []
         assert b.names["es"] and b.names["en"]
     assert any(any(b.tower.overhang) for b in towers.values())
     assert any(len({c % 2 for _, c in b.tower.squares}) == 2 for b in towers.values())  # half offsets
@@ -105,7 +106,9 @@ def test_variant_all_prints_every_builtin(cli, tmp_path):
     assert cli("sheet", "roll-to-the-top", "--variant", "all", "--lang", "en", "-o", out).code == 0
     pages = pypdf.PdfReader(out).pages
     assert len(pages) == len(BUILTINS)
-    assert "Great Pyramid" in pages[0].extract_text()
+    for page, tid in zip(pages, BUILTINS):
+        assert f"Roll to the Top — {rtt.builtins()[tid].names['en']}" in page.extract_text()
+    assert "Burj Khalifa" in pages[0].extract_text() and "Great Pyramid" in pages[1].extract_text()
 
 
 def test_descending_and_custom_variants_fit_the_identity():
@@ -137,16 +140,26 @@ def test_ratings_are_deterministic_and_ordered():
     assert a.p10 <= a.mean <= a.p90 and 1 <= a.stars <= 5
 
 
-def test_printed_stars_are_the_rating():
-    r = rtt.rating(rtt.builtins()["pyramid"].tower, False)
-    assert r == tower_sim.rate(rtt.builtins()["pyramid"].tower)
-    assert r.stars == 1
+def test_burj_khalifa_rates_easiest_of_the_builtins():
+    # the rules: "Con los nuevos jugadores, el Burj Khalifa es el más fácil"
+    means = {tid: tower_sim.rate(b.tower).mean for tid, b in rtt.builtins().items()}
+    assert min(means, key=means.get) == "burj"
+    assert all(means["burj"] < mean for tid, mean in means.items() if tid != "burj")
 
 
-def test_game_follows_the_dice_rules():
-    # every die written once per roll, values 1-50, and every game ends
+def test_burj_sheet_prints_one_star_and_about_9_rounds():
+    sheet = rtt.build("burj", "en", "a4")
+    gold = [i for i in sheet.items if isinstance(i, Path) and i.style.fill == rtt.GOLD]
+    assert len(gold) == 1
+    assert "about 9 rounds (6–12) solo" in [i.text for i in sheet.items if isinstance(i, Text)]
+
+
+def test_every_simulated_game_of_a_big_tower_ends():
     rounds = tower_sim.simulate(rtt.builtins()["taipei"].tower, 30)
     assert all(0 < r < tower_sim.MAX_ROUNDS for r in rounds)
+
+
+def test_white_die_faces_are_two_add_two_remove_either_and_swap():
     assert tower_sim.WHITE_FACES == ("+", "+", "−", "−", "±", "⇄")
 
 
@@ -183,6 +196,25 @@ def test_number_below_a_support_is_one_violation_per_support():
     assert report.violations[0].message == "B2: 1 is less than the 2 in A2, which it rests on"
 
 
+@pytest.mark.parametrize("mark, shown", [("X", "X"), (0, "0"), (51, "51")])
+def test_square_resting_on_an_x_or_a_bad_value_is_unsupported(mark, shown):
+    # "se permite un número si todos estos cuadrados subyacentes contienen un número"
+    report = audit({**FULL_PYRAMID, "A3": mark})
+    assert rules(report) == [("bad-value", ("A3",)), ("support", ("B2", "A3")), ("support", ("B3", "A3"))]
+    assert report.violations[1].message == f"B2 is filled but A3, which it rests on, holds no number ({shown})"
+    assert report.score == -1
+
+
+def test_ground_squares_take_any_number():
+    assert audit({"A1": 50, "A2": 1, "A3": 20, "A4": 7, "A5": 33}).valid
+
+
+def test_a_number_equal_to_the_squares_below_is_allowed_either_way():
+    # "mayor o igual"; descending: "más altos o iguales"
+    assert audit({"A1": 4, "A2": 4, "B1": 4}).valid
+    assert audit({"A1": 4, "A2": 4, "B1": 4}, "pyramid-desc").valid
+
+
 def test_filled_square_on_an_empty_support():
     cells = {k: v for k, v in FULL_PYRAMID.items() if k != "A3"}
     report = audit(cells)
@@ -203,12 +235,58 @@ def test_overhang_needs_a_filled_neighbour():
     variant = rtt.custom_variant_name(parse_ascii(T_TOWER))
     report = audit({"A1": 1, "B1": 7}, variant)
     assert rules(report) == [("overhang", ("B1",))]
+    assert report.violations[0].message == "B1 is an overhang, filled though no square beside it (B2) is filled"
     assert audit({"A1": 1, "B2": 1, "B1": 7, "B3": 2}, variant).valid
+
+
+def custom(art: str) -> str:
+    return rtt.custom_variant_name(parse_ascii(art))
+
+
+def test_overhang_needs_any_one_square_beside_it_filled_not_all():
+    # "se permite cualquier número tan pronto como se rellene un cuadrado vecino en su lado izquierdo o derecho"
+    variant = custom("[][][]\n[]  []\n")  # B2 rests on nothing, between B1 and B3
+    assert audit({"A1": 4, "B1": 5, "B2": 1}, variant).valid
+    assert audit({"A2": 4, "B3": 5, "B2": 1}, variant).valid
+
+
+@pytest.mark.parametrize("mark", ["X", 0, 51])
+def test_x_or_bad_value_beside_an_overhang_is_no_anchor(mark):
+    report = audit({"A1": 1, "B2": mark, "B1": 7}, custom(T_TOWER))
+    assert rules(report) == [("bad-value", ("B2",)), ("overhang", ("B1",))]
+
+
+LEDGE = "[][][][]\n      []\n"  # B1, B2, B3 are overhangs side by side; B4 rests on A1
+
+
+def test_overhangs_side_by_side_need_a_square_beside_them_outside_the_run():
+    variant = custom(LEDGE)
+    assert audit({"A1": 2, "B4": 3, "B3": 9, "B2": 1, "B1": 5}, variant).valid  # written from B4 outwards
+    report = audit({"A1": 2, "B1": 5, "B2": 1}, variant)
+    assert rules(report) == [("overhang", ("B1", "B2"))]
+    assert report.violations[0].message == (
+        "B1, B2 are overhangs side by side, filled though no other square beside them (B3) is filled: "
+        "the first written needed one")
+    report = rtt.audit(Entries("t", rtt.NAME, variant, {"A1": 2, "B1": 5, "B2": 1}), "es")
+    assert report.violations[0].message == (
+        "B1, B2 son voladizos contiguos rellenos sin ninguna otra casilla rellena a su lado (B3): "
+        "el primero que se escribió necesitaba una")
+
+
+def test_empty_overhang_splits_a_run():
+    report = audit({"A1": 2, "B4": 3, "B3": 9, "B1": 5}, custom(LEDGE))
+    assert rules(report) == [("overhang", ("B1",))]  # B3 hangs on B4; B1 alone beside the empty B2
+
+
+def test_run_beside_an_x_is_not_anchored():
+    report = audit({"A1": 2, "B4": "X", "B3": 9, "B2": 1}, custom(LEDGE))
+    assert rules(report) == [("bad-value", ("B4",)), ("overhang", ("B2", "B3"))]
 
 
 def test_bad_values_are_reported_and_count_as_open():
     report = audit({**FULL_PYRAMID, "A1": 0, "A2": 51, "E1": "X"})
-    assert rules(report) == [("bad-value", ("A1",)), ("bad-value", ("A2",)), ("bad-value", ("E1",))]
+    assert rules(report) == [("bad-value", ("A1",)), ("bad-value", ("A2",)), ("bad-value", ("E1",)),
+                             ("support", ("B1", "A1")), ("support", ("B1", "A2")), ("support", ("B2", "A2"))]
     assert report.score == -3
     assert report.violations[1].message == "A2: 51 is not a number from 1 to 50"
 
@@ -308,11 +386,10 @@ def test_random_count_makes_one_pdf_of_different_towers(cli, tmp_path):
 
 
 def test_rate_prints_the_figures(cli):
-    result = cli("tower", "--builtin", "pyramid", "--rate", "--games", "50")
+    result = cli("tower", "--builtin", "burj", "--rate", "--games", "50")
     assert result.code == 0
-    r = tower_sim.rate(rtt.builtins()["pyramid"].tower, games=50)
-    assert result.out.startswith("pyramid: 15 squares, 5 rows; 50 games: ")
-    assert f"mean {r.mean:.2f} rounds" in result.out and f"({r.stars}/5)" in result.out
+    assert result.out.strip() == ("burj: 13 squares, 7 rows; 50 games: mean 8.82 rounds, 10th percentile 6, "
+                                  "90th percentile 11; ★☆☆☆☆ (1/5)")
 
 
 @pytest.mark.parametrize("args, reason", [

@@ -9,10 +9,15 @@ import pypdf
 from rnwprint.audit.entries import Entries
 from rnwprint.games import twenty_one
 from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
+from rnwprint.sheet import Text
 
 
 def entries(cells: dict) -> Entries:
     return Entries("test.toml", "twenty-one", "A", dict(cells))
+
+
+def rules(report) -> list[tuple[str, tuple[str, ...]]]:
+    return [(v.rule, v.cells) for v in report.violations]
 
 
 def full_rows(*rows: list) -> dict:
@@ -42,6 +47,28 @@ def test_no_two_rows_of_a_sheet_share_a_colour_order():
 
 def test_bonus_table():
     assert [bonus(h) for h in range(7)] == [0, 1, 3, 6, 10, 15, 21]
+
+
+def row_beside(sheet, label: str) -> list[tuple[float, str]]:
+    """(x, text) of the texts on the line of `label`, right of it, left to right."""
+    texts = [i for i in sheet.items if isinstance(i, Text)]
+    head = next(i for i in texts if i.text == label)
+    return sorted((round(i.x, 1), i.text) for i in texts if abs(i.y - head.y) < 1 and i.x > head.x + 10)
+
+
+def test_printed_bonus_table_shows_1_3_6_10_15_21_under_1_to_6_hits():
+    # the rules: "puntos de bonificación siguiendo la tabla de la parte inferior de la hoja"
+    sheet = twenty_one.build("A", "en", "a4")
+    hits, bonuses = row_beside(sheet, "Exact hits"), row_beside(sheet, "Bonus")
+    assert [text for _, text in hits] == ["1", "2", "3", "4", "5", "6"]
+    assert [text for _, text in bonuses] == ["1", "3", "6", "10", "15", "21"]
+    assert [x for x, _ in hits] == [x for x, _ in bonuses]  # each bonus under its count of hits
+
+
+def test_printed_rules_say_a_cross_goes_into_the_leftmost_empty_field():
+    for lang, words in (("en", "cross out (X) the leftmost empty field"), ("es", "tacha (X) el campo vacío más a la izquierda")):
+        sheet = twenty_one.build("B", lang, "a4")
+        assert words in " ".join(i.text for i in sheet.items if isinstance(i, Text))
 
 
 def test_sheet_has_30_cells_with_the_field_number_as_limit():
@@ -81,13 +108,21 @@ def test_row_score_counts_x_as_zero_and_exact_hits():
     assert report.score == 15
 
 
+def test_pilar_row_from_the_rules_scores_14_plus_6():
+    # the rules' example: "14 puntos por los números (5 + 0 + 4 + 2 + 2 + 1). Por sus tres golpes
+    # exactos (el 4 azul, el 2 verde y el 1 rojo), recibe 6 puntos ... (14 + 6 = 20)"
+    report = audit(entries(full_rows([5, "X", 4, 2, 2, 1])), "en")
+    assert report.valid
+    assert report.details["rows"][0] == {"row": 1, "sum": 14, "hits": 3, "bonus": 6, "score": 20}
+
+
 def test_unfinished_last_row_counts():
     report = audit(entries(full_rows([6, 5, 4, 3, 2, 1], [5, 5, None, None, None, None])), "en")
     assert report.valid
     assert report.score == 42 + (10 + 1)
 
 
-def test_over_field_names_the_cell():
+def test_number_equal_to_the_field_is_allowed_and_larger_is_over_field():
     report = audit(entries(full_rows([6, 5, 4, 5, 2, 3])), "en")
     assert [(v.rule, v.cells) for v in report.violations] == [
         ("over-field", ("R1C4",)), ("over-field", ("R1C6",))]
@@ -99,6 +134,15 @@ def test_numbers_no_die_shows_are_bad_values():
     assert [(v.rule, v.cells) for v in report.violations] == [
         ("bad-value", ("R1C1",)), ("bad-value", ("R1C2",)), ("bad-value", ("R1C6",))]
     assert report.details["rows"][0]["sum"] == 9  # bad values count 0
+
+
+def test_row_order_names_the_row_left_behind_and_the_next_row_written_in():
+    cells = full_rows([6, 5, None, 3, 2, 1], [6, 5, 4, 3, 2, 1], [1])
+    report = audit(entries(cells), "en")
+    assert rules(report) == [("row-order", ("R1C3",))]
+    assert report.violations[0].message == "row 1 still has empty fields (R1C3) but row 2 has entries"
+    report = audit(entries(cells), "es")
+    assert report.violations[0].message == "la fila 1 aún tiene campos vacíos (R1C3) pero la fila 2 tiene anotaciones"
 
 
 def test_row_order_names_the_empty_fields_left_behind():
@@ -119,3 +163,42 @@ def test_messages_in_spanish():
 def test_empty_sheet_is_valid_and_scores_zero():
     report = audit(entries({}), "en")
     assert report.valid and report.score == 0
+
+
+# "tienes que tachar un campo vacío en esta fila, y tiene que ser el campo más alejado a la izquierda"
+
+def test_cross_with_an_empty_field_to_its_left_is_cross_not_leftmost():
+    report = audit(entries(full_rows([6, 5, 4, 3, 2, 1], [6, None, "X", 3])), "en")
+    assert rules(report) == [("cross-not-leftmost", ("R2C3", "R2C2"))]
+    assert report.violations[0].message == (
+        "R2C3 is crossed out though R2C2 to its left is empty: a cross always goes into the leftmost empty field")
+    assert report.details["rows"][1]["score"] == 6 + 3 + 3  # the row still scores: 2 hits, bonus 3
+
+
+def test_each_misplaced_cross_names_the_leftmost_empty_field():
+    report = audit(entries(full_rows([None, 5, None, "X", None, "X"])), "es")
+    assert rules(report) == [("cross-not-leftmost", ("R1C4", "R1C1")), ("cross-not-leftmost", ("R1C6", "R1C1"))]
+    assert report.violations[0].message == (
+        "R1C4 está tachado aunque R1C1, a su izquierda, está vacío: se tacha siempre el campo vacío más a la izquierda")
+
+
+def test_juan_crosses_the_white_5_with_an_empty_field_to_its_right():
+    # the rules' example: four fields filled, neither roll fits, "tiene que tachar el campo con el 5 blanco"
+    report = audit(entries(full_rows([6, "X", 4, 3, 2])), "en")
+    assert report.valid
+
+
+def test_crosses_anywhere_in_a_complete_row_are_valid():
+    # the fields left of a cross were filled when it was made: a complete row shows nothing wrong
+    report = audit(entries(full_rows(["X", 5, "X", 3, "X", 1], ["X", "X", "X", "X", "X", "X"])), "en")
+    assert report.valid and report.score == 5 + 3 + 1 + 6  # 3 hits: bonus 6
+
+
+def test_cross_in_a_row_left_behind_is_judged_too():
+    report = audit(entries(full_rows([6, None, "X", 3, 2, 1], [1])), "en")
+    assert rules(report) == [("cross-not-leftmost", ("R1C3", "R1C2")), ("row-order", ("R1C2",))]
+
+
+def test_bad_value_left_of_a_cross_is_not_an_empty_field():
+    report = audit(entries(full_rows([0, "X"])), "en")
+    assert rules(report) == [("bad-value", ("R1C1",))]

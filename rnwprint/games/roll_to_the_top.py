@@ -3,7 +3,7 @@
 Towers are geometry (rnwprint.geo.tower); the built-in challenges are data in
 templates/towers.toml. A variant names the tower and the rule:
 
-- a built-in challenge by its id (``pyramid``, ``eiffel`` …; the first is the easy one);
+- a built-in challenge by its id (``burj``, ``eiffel`` …; the first is the easiest);
 - a custom tower as ``t.`` + its short code (rnwprint.geo.tower.encode), so the identity QR
   alone rebuilds the exact sheet;
 - either one + ``-desc`` for the descending rule (each number ≤ the ones it rests on).
@@ -429,32 +429,29 @@ def rating_line(label: str, tower: Tower, descending: bool, games: int) -> str:
 def audit(entries: Entries, lang: str) -> Report:
     tower, descending, _ = parse_variant(entries.variant)
     ids = tower.ids
-    values: dict[int, int] = {}
+    values: dict[int, int] = {}  # the squares that hold a number 1-50; X and bad values hold none
     violations: list[Violation] = []
-    filled: set[int] = set()
     for i, cid in enumerate(ids):
         mark = entries.cells.get(cid)
         if mark is None:
             continue
         if isinstance(mark, int) and LOW <= mark <= HIGH:
             values[i] = mark
-            filled.add(i)
         else:
             violations.append(Violation("bad-value", (cid,), t(lang, f"{NAME}.bad_value", cell=cid, value=mark)))
     for i in sorted(values):
         cid, v = ids[i], values[i]
         if tower.overhang[i]:
-            if not any(b in values for b in tower.beside[i]):
-                beside = ", ".join(ids[b] for b in tower.beside[i]) or "—"
-                violations.append(Violation("overhang", (cid,), t(
-                    lang, f"{NAME}.overhang_alone", cell=cid, beside=beside)))
+            run = _overhang_run(tower, values, i)
+            if i == run[0]:
+                violations += _anchor(tower, values, run, lang)
             continue
         for s in tower.supports[i]:
             sid = ids[s]
             if s not in values:
-                if sid not in entries.cells:  # a bad value there is reported on its own
-                    violations.append(Violation("support", (cid, sid), t(
-                        lang, f"{NAME}.support_empty", cell=cid, support=sid)))
+                key = "support_empty" if entries.cells.get(sid) is None else "support_no_number"
+                violations.append(Violation("support", (cid, sid), t(
+                    lang, f"{NAME}.{key}", cell=cid, support=sid, value=entries.cells.get(sid))))
             elif descending and v > values[s]:
                 violations.append(Violation("support", (cid, sid), t(
                     lang, f"{NAME}.support_high", cell=cid, value=v, below=values[s], support=sid)))
@@ -466,6 +463,33 @@ def audit(entries: Entries, lang: str) -> Report:
                "open": len(open_squares), "open_squares": open_squares,
                "rule": "descending" if descending else "ascending"}
     return Report(NAME, entries.variant, entries.source, -len(open_squares), violations, details)
+
+
+def _overhang_run(tower: Tower, values: dict[int, int], i: int) -> list[int]:
+    """The filled overhang i and the filled overhangs side by side with it, left to right."""
+    run, todo = {i}, [i]
+    while todo:
+        for b in tower.beside[todo.pop()]:
+            if b in values and tower.overhang[b] and b not in run:
+                run.add(b)
+                todo.append(b)
+    return sorted(run)
+
+
+def _anchor(tower: Tower, values: dict[int, int], run: list[int], lang: str) -> list[Violation]:
+    """An overhang takes a number once a square beside it holds one, so the first one written of
+    a run needed a filled square beside it outside the run: none -> one violation naming the run."""
+    beside = sorted({b for r in run for b in tower.beside[r]} - set(run))
+    if any(b in values for b in beside):
+        return []
+    ids = tower.ids
+    names = ", ".join(ids[b] for b in beside) or "—"
+    cells = tuple(ids[r] for r in run)
+    if len(run) == 1:
+        message = t(lang, f"{NAME}.overhang_alone", cell=cells[0], beside=names)
+    else:
+        message = t(lang, f"{NAME}.overhang_run", cells=", ".join(cells), beside=names)
+    return [Violation("overhang", cells, message)]
 
 
 GAME = Game(

@@ -157,7 +157,10 @@ def audit(entries: Entries, lang: str) -> Report:
             if mark is None:
                 empty.append(cid)
             elif mark == CROSSED:
-                pass
+                # a cross always goes into the leftmost empty field, and fields never empty again
+                if empty:
+                    violations.append(Violation("cross-not-leftmost", (cid, empty[0]), t(
+                        lang, "twenty-one.cross_not_leftmost", cell=cid, empty=empty[0])))
             elif not 1 <= mark <= 6:
                 violations.append(Violation("bad-value", (cid,),
                                             t(lang, "twenty-one.bad_value", cell=cid, value=mark)))
