@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import reprlib
 import tomllib
 from dataclasses import dataclass, field
 
 from rnwprint.errors import RnwError
 
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters")
+MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
+MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
+MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
 CROSSED = "X"
 _GUARDED = re.compile(r"^\(\s*(-?\d+)\s*\)$")
 _WHOLE = re.compile(r"^-?\d+$")
@@ -39,53 +43,155 @@ class Entries:
     lang: str | None = None
 
 
+def read_text(path: str | pathlib.Path, what: str) -> str:
+    """A typed-in text file (`what` names its format for messages): UTF-8 with or without
+    a byte-order mark (Windows Notepad writes one), at most MAX_TEXT_BYTES."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_TEXT_BYTES + 1)
+    except OSError as e:
+        raise RnwError(f"cannot read file: {e.strerror or e}", str(path)) from None
+    return decode_text(raw, str(path), what)
+
+
+def decode_text(raw: bytes, where: str, what: str) -> str:
+    if len(raw) > MAX_TEXT_BYTES:
+        raise RnwError(f"larger than {MAX_TEXT_BYTES:,} bytes: too large for {what}", where)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RnwError(f"not a text file (expected UTF-8 {what})", where) from None
+
+
 def load_document(path: str | pathlib.Path) -> dict:
     """Read a TOML or JSON file (chosen by extension) into a dict."""
-    path = pathlib.Path(path)
+    where = str(path)
+    text = read_text(path, "TOML or JSON")
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise RnwError(f"cannot read file: {e.strerror}", str(path))
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(raw.decode("utf-8"))
+        if pathlib.Path(path).suffix.lower() == ".json":
+            data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int,
+                              parse_constant=_no_constant)
         else:
-            data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise RnwError("not a text file (expected UTF-8 TOML or JSON)", str(path))
+            data = tomllib.loads(text)
+    except RecursionError:
+        raise RnwError(f"nested more than {MAX_DEPTH} levels deep (tables or lists inside each other)",
+                       where) from None
+    except _Refused as e:
+        raise RnwError(str(e), where) from None
     except json.JSONDecodeError as e:
-        raise RnwError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", str(path))
+        raise RnwError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except tomllib.TOMLDecodeError as e:
-        raise RnwError(f"malformed TOML: {e}", str(path))
+        raise RnwError(f"malformed TOML: {e}", where) from None
+    except ValueError as e:  # tomllib turns an integer past Python's digit limit into this
+        raise RnwError(_long_number_line(text) or f"malformed TOML: {_show(str(e))}", where) from None
     if not isinstance(data, dict):
-        raise RnwError("expected an object with game, variant and cells", str(path))
+        raise RnwError("expected an object with game, variant and cells", where)
+    _check_tree(data, where)
     return data
+
+
+class _Refused(Exception):
+    """Raised from inside the JSON parser's hooks; becomes an RnwError naming the file."""
+
+
+class _LongNumber:
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(f"duplicate key {_show(key)}: each key may appear once in an object")
+        out[key] = value
+    return out
+
+
+def _json_int(text: str) -> int | _LongNumber:
+    digits = len(text.lstrip("-"))
+    return _LongNumber(digits) if digits > MAX_DIGITS else int(text)
+
+
+def _no_constant(name: str):
+    raise _Refused(f"{name} is not a number JSON allows")
+
+
+_TOO_LONG = 10 ** MAX_DIGITS
+
+
+def _check_tree(data: dict, where: str) -> None:
+    """Refuse nesting past MAX_DEPTH and integers past MAX_DIGITS, naming the key (without
+    recursion: the checks below must not overflow on the input they refuse)."""
+    stack: list[tuple[object, str, int]] = [(data, "", 0)]
+    while stack:
+        value, key, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RnwError(f"nested more than {MAX_DEPTH} levels deep (tables or lists inside each other)",
+                           f"{where}: {key}")
+        if isinstance(value, dict):
+            stack += [(v, f"{key}.{_name(k)}" if key else _name(k), depth + 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(v, f"{key}[{i}]", depth + 1) for i, v in enumerate(value)]
+        elif isinstance(value, _LongNumber):
+            raise RnwError(f"a number of {value.digits:,} digits; at most {MAX_DIGITS:,}", f"{where}: {key}")
+        elif isinstance(value, int) and abs(value) >= _TOO_LONG:
+            raise RnwError(f"a number of more than {MAX_DIGITS:,} digits", f"{where}: {key}")
+
+
+def _long_number_line(text: str) -> str | None:
+    """'line N: KEY = a number of D digits' for the first integer past MAX_DIGITS in TOML text."""
+    for n, line in enumerate(text.splitlines(), 1):
+        for m in re.finditer(r"\d[\d_]*", line):
+            digits = m.end() - m.start() - m.group().count("_")
+            if digits > MAX_DIGITS:
+                key = line[:m.start()].split("=")[0].strip() if "=" in line[:m.start()] else ""
+                return f"line {n}: {_name(key)} = a number of {digits:,} digits; at most {MAX_DIGITS:,}"
+    return None
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxdict = 2, 4, 4
+
+
+def _show(value: object) -> str:
+    """repr(value), cut short: messages stay one readable line whatever the file holds."""
+    return _REPR.repr(value)
+
+
+def _name(key: str) -> str:
+    """A key as written, or quoted and cut short if it is long or has unprintable characters."""
+    return key if key.isprintable() and len(key) <= 40 else _show(key)
 
 
 def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     """One typed-in value -> int, "X", Guarded or None (blank). ValueError says why not."""
     if isinstance(value, bool) or value is None:
-        raise ValueError(f"{value!r} is neither a whole number nor \"X\"")
+        raise ValueError(f"{_show(value)} is neither a whole number nor \"X\"")
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
-        raise ValueError(f"{value!r} is not a whole number")
+        raise ValueError(f"{_show(value)} is not a whole number")
     if isinstance(value, str):
         text = value.strip()
         if text == "":
             return None
         if text.upper() == CROSSED:
             return CROSSED
+        m = _GUARDED.match(text)
+        digits = text if _WHOLE.match(text) else m.group(1) if m and allow_guarded else None
+        if digits is not None and len(digits.lstrip("-")) > MAX_DIGITS:
+            raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_DIGITS:,}")
         if _WHOLE.match(text):
             return int(text)
-        m = _GUARDED.match(text)
         if m and allow_guarded:
             return Guarded(int(m.group(1)))
         expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
-        raise ValueError(f"{value!r} is not {expected}")
-    raise ValueError(f"{value!r} is not a single value")
+        raise ValueError(f"{_show(value)} is not {expected}")
+    raise ValueError(f"{_show(value)} is not a single value")
 
 
 def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
@@ -95,8 +201,11 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     keys = TOP_LEVEL_KEYS + game.extra_keys
     for key in data:
         if key not in keys:
-            problems.append(f"{key}: unknown key; valid keys are {', '.join(keys)}")
+            problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
     variant = data.get("variant", game.default_variant)
+    if not isinstance(variant, str) or len(variant) > 40:  # every variant name is short
+        raise RnwError(f"{_show(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
+                       f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
     custom = None
     if game.custom_variant is not None and (extra or variant not in game.variants):
@@ -107,7 +216,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     if custom is not None:
         variant = custom
     elif not isinstance(variant, str) or variant not in game.variants:
-        raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
+        raise RnwError(f"unknown variant {_show(variant)} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")
     lang = data.get("lang")
     entries = Entries(source, game.name, variant, lang=lang if isinstance(lang, str) else None)
@@ -119,7 +228,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     valid_ids = game.cell_ids(variant)
     for cell_id, value in cells.items():
         if cell_id not in valid_ids:
-            problems.append(f"cells.{cell_id}: unknown cell id for {game.name} {variant}"
+            problems.append(f"cells.{_name(cell_id)}: unknown cell id for {game.name} {variant}"
                             f"{_suggest(cell_id, valid_ids)}")
             continue
         try:
@@ -137,9 +246,9 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     for name, value in counters.items():
         if name not in game.counters:
             valid = ", ".join(game.counters) or "none for this game"
-            problems.append(f"counters.{name}: unknown counter; valid counters: {valid}")
+            problems.append(f"counters.{_name(name)}: unknown counter; valid counters: {valid}")
         elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            problems.append(f"counters.{name}: {value!r} is not a whole number >= 0")
+            problems.append(f"counters.{name}: {_show(value)} is not a whole number >= 0")
         else:
             entries.counters[name] = value
 

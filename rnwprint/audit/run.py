@@ -5,25 +5,58 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import Entries, load_document, parse_entries
+from rnwprint.audit.entries import Entries, _show, load_document, parse_entries
 from rnwprint.audit.report import Report
 from rnwprint.errors import RnwError
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff")
+HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
+_MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),
+          (0, b"II*\x00", "TIFF"), (0, b"MM\x00*", "TIFF"), (8, b"WEBP", "WEBP"),
+          (4, b"ftypavif", "AVIF"))
+# HEIF brands (an iPhone's HEIC photos): neither Pillow nor OpenCV here decodes them
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+
+
+def photo_format(head: bytes) -> str | None:
+    """The image format of a file from its first bytes ('JPEG', 'PNG', 'GIF', 'HEIC' …), or
+    None for anything else (a typed-in text file, or junk). Photo formats by their magic
+    bytes (TIFF and WebP headers may need more than the first bytes to open), others as
+    `read` takes them (photo.locate.image_header), so both commands take the same files."""
+    from rnwprint.photo.locate import image_header
+
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+        return "HEIC"
+    for offset, magic, kind in _MAGIC:
+        if head[offset:offset + len(magic)] == magic:
+            return kind
+    return image_header(head)[0]
 
 
 def is_photo(path: str | pathlib.Path) -> bool:
-    return pathlib.Path(path).suffix.lower() in PHOTO_SUFFIXES
+    return photo_format(_head(path)) is not None
+
+
+def _head(path: str | pathlib.Path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(HEAD_BYTES)
+    except OSError:
+        return b""  # load_document says why the file cannot be read
 
 
 def audit_file(path: str | pathlib.Path, lang: str = "en",
                log: str | pathlib.Path | None = None) -> Report:
-    """Audit a typed-in sheet or a photo of one; with `log`, also replay that game log."""
-    from rnwprint.games import get_game
+    """Audit a typed-in sheet or a photo of one (told apart by the file's first bytes, not its
+    name); with `log`, also replay that game log."""
+    from rnwprint.games import GAMES, get_game
 
     unsure: tuple[str, ...] = ()
     coarse = 0.0
-    if is_photo(path):
+    kind = photo_format(_head(path))
+    if kind == "HEIC":
+        raise RnwError("cannot read HEIC photos; save the photo as JPEG or PNG (on an iPhone: "
+                       "Settings > Camera > Formats > Most Compatible)", str(path))
+    if kind is not None:
         from rnwprint.photo.pipeline import read_photo
 
         result = read_photo(path)
@@ -36,7 +69,9 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         name = data.get("game")
         if not isinstance(name, str):
             raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
-        game = get_game(name, f"{path}: game")
+        if name not in GAMES:  # said here, cut short: the name may be anything the file holds
+            raise RnwError(f"unknown game {_show(name)}; choose one of: {', '.join(GAMES)}", f"{path}: game")
+        game = get_game(name)
         entries = parse_entries(path, data, game)
     report = _apply_rules(game, entries, lang, log)
     report.unsure = unsure

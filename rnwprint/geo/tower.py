@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 Square = tuple[int, int]  # (row from the ground, left edge in half squares)
 EPS = 1e-6  # squares are 1 wide and overlap by multiples of 1/2: far more than this
 MAX_ROWS = 200  # row letters A..GR; far beyond anything a page holds
+# Checked before a tower is built (towers past these take minutes to check and rate): far
+# beyond a page too, which holds about 27 squares across and 30 rows of 7 mm.
+MAX_ACROSS = 100  # squares across (a picture's --columns go up to 100)
+MAX_SQUARES = 1000
 _B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -270,6 +274,11 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
         raise TowerError("no squares found; draw each square as [] (one text line per row)", where)
     if len(lines) > MAX_ROWS:
         raise TowerError(f"{len(lines)} rows; at most {MAX_ROWS}", where)
+    for n, line in enumerate(lines):
+        drawn = line.strip()
+        if len(drawn) > 2 * MAX_ACROSS:
+            raise TowerError(f"line {n + 1} is {len(drawn) / 2:,g} squares wide; a tower is at most "
+                             f"{MAX_ACROSS} across", where)
     squares = []
     problems = []
     for n, line in enumerate(lines):
@@ -290,7 +299,29 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
                          where)
     if not squares:
         raise TowerError("no squares found; draw each square as []", where)
-    return Tower.of(squares)
+    return Tower.of(check_extent(squares, where))
+
+
+def check_extent(squares: list[Square], where: str | None = None) -> list[Square]:
+    """The squares, if within MAX_SQUARES and MAX_ACROSS; TowerError saying which is exceeded."""
+    if len(squares) > MAX_SQUARES:
+        raise TowerError(f"{len(squares):,} squares; a tower has at most {MAX_SQUARES:,}", where)
+    across = (max(c for _, c in squares) - min(c for _, c in squares) + 2) / 2
+    if across > MAX_ACROSS:
+        raise TowerError(f"{across:,g} squares across; a tower is at most {MAX_ACROSS} across", where)
+    return squares
+
+
+def check_fits(tower: Tower, width_mm: float, height_mm: float, side_mm: float, where: str | None = None,
+               page: str = "the page") -> Tower:
+    """The tower, if squares of `side_mm` could fit it in width_mm x height_mm; TowerError otherwise.
+
+    A quick bound checked before the (slow) rating; the sheet's layout fits it exactly later."""
+    if tower.width * side_mm > width_mm or tower.rows * side_mm > height_mm:
+        raise TowerError(f"too big for the page: {tower.width:g} squares across and {tower.rows} "
+                         f"row{'s' if tower.rows > 1 else ''} of at least {side_mm:g} mm need more than "
+                         f"{page}'s {width_mm:.0f} x {height_mm:.0f} mm", where)
+    return tower
 
 
 def format_ascii(tower: Tower) -> str:
@@ -316,24 +347,47 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     are at least half dark (shifted half a square where that covers more), so edges may fall
     on half squares.
     """
+    import io
+    import warnings
+
     import numpy as np  # geometry libraries load only when a tower is built
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
+
+    from rnwprint.photo.locate import MAX_PIXELS, image_header
 
     where = str(path)
     if not 1 <= columns <= 100:
         raise TowerError(f"{columns} columns; choose 1-100", "--columns")
     try:
-        with Image.open(path) as im:
-            im.load()
-            if im.mode in ("RGBA", "LA", "P"):
-                im = im.convert("RGBA")
-                white = Image.new("RGBA", im.size, "#ffffff")
-                im = Image.alpha_composite(white, im)
-            grey = im.convert("L")
+        with open(path, "rb") as f:
+            data = f.read(65536)  # the header first: a file that is no picture is not read whole
+            if image_header(data)[0] is not None:
+                data += f.read()
     except FileNotFoundError:
         raise TowerError("no such file", where) from None
-    except (UnidentifiedImageError, OSError) as e:
-        raise TowerError(f"not a picture pillow can read (PNG or JPEG): {e}", where) from None
+    except OSError as e:
+        raise TowerError(f"cannot read file: {e.strerror or e}", where) from None
+    kind, size = image_header(data)  # the same guard as a photo's: the header, before decoding
+    if kind is None:
+        raise TowerError("not a picture pillow can read (PNG or JPEG)", where)
+    if size is None or 0 in size:
+        raise TowerError(f"corrupt {kind} file: cannot read the image size", where)
+    if size[0] * size[1] > MAX_PIXELS:
+        raise TowerError(f"picture too large: {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:,.0f} MP "
+                         f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Pillow's own warnings: the checks here say what matters
+            with Image.open(io.BytesIO(data)) as im:
+                im.load()
+                if im.mode in ("RGBA", "LA", "P", "PA"):
+                    im = im.convert("RGBA")
+                    white = Image.new("RGBA", im.size, "#ffffff")
+                    im = Image.alpha_composite(white, im)
+                grey = im.convert("L")
+    except Exception as e:  # Pillow raises many kinds of error for a damaged file
+        raise TowerError(f"not a picture pillow can read (PNG or JPEG): {' '.join(str(e).split())[:120]}",
+                         where) from None
     dark = grey.point(lambda v: 255 if v < threshold else 0)
     box = dark.getbbox()
     if box is None:
@@ -357,7 +411,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
                 c += 1
     if not squares:
         raise TowerError("the dark shape is too thin for that many columns; use fewer --columns", where)
-    return Tower.of(squares)
+    return Tower.of(check_extent(squares, where))
 
 
 # --- random towers ----------------------------------------------------------------------
@@ -587,12 +641,16 @@ def decode(code: str) -> Tower:
             else:
                 left = end + 1 + reader.gamma()
             count = reader.gamma() + 1
-            if count > 400:
-                raise ValueError("corrupt code")
+            if count > MAX_ACROSS or len(squares) + count > MAX_SQUARES:
+                raise ValueError("too many squares")
             squares += [(r, left + 2 * i) for i in range(count)]
             end = left + 2 * count
     if reader.pos != len(bits):
         raise ValueError(f"{code!r} is not a tower code (extra bits)")
+    try:
+        check_extent(squares)
+    except TowerError as e:
+        raise ValueError(e.message) from None
     tower = Tower.of(squares)
     if encode(tower) != code:
         raise ValueError(f"{code!r} is not the canonical code of a tower")
