@@ -109,11 +109,17 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
         for path in paths:
             try:
                 report = audit_file(path, lang, log)
+                text = report.to_json() if as_json else report.to_text(lang)
             except RnwError as e:
                 click.echo(f"rnwprint: {e}", err=True)
                 worst = 2
                 continue
-            click.echo(report.to_json() if as_json else report.to_text(lang))
+            except Exception as e:  # no file may stop a batch: one line for it, then the next
+                reason = " ".join(f"{type(e).__name__}: {e}".split())[:200]
+                click.echo(f"rnwprint: {path}: internal error ({reason}); please report it", err=True)
+                worst = 2
+                continue
+            click.echo(text)
             worst = max(worst, 0 if report.valid else 1)
     sys.exit(worst)
 
@@ -260,9 +266,11 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
           count, descending, rate, games, show, lang, page, fmt, target) -> None:
     """Make a Roll to the Top tower (drawing, picture, random) and print its sheet or rating."""
+    from rnwprint.audit.entries import read_text
     from rnwprint.games import roll_to_the_top as rtt
     from rnwprint.games import tower_sim
-    from rnwprint.geo.tower import encode, format_ascii, from_picture
+    from rnwprint.geo.tower import check_fits, encode, format_ascii, from_picture
+    from rnwprint.layout.page import MARGIN
     from rnwprint.output import DEFAULT_DIR
 
     sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
@@ -288,10 +296,14 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
         labels = [str(picture)]
         name = picture.stem
     else:
-        text = sys.stdin.read() if str(ascii_file) == "-" else _read_text(ascii_file)
+        text = _read_stdin() if str(ascii_file) == "-" else read_text(ascii_file, "ASCII art")
         where = "stdin" if str(ascii_file) == "-" else str(ascii_file)
         towers, labels = [rtt.tower_from_text(text, where)], [where]
         name = "stdin" if where == "stdin" else ascii_file.stem
+    if not builtin and (rate or not show):  # the size against the page before any simulation
+        box_w, box_h = (side - 2 * MARGIN for side in PAGE_SIZES[page])
+        for label, t in zip(labels, towers):
+            check_fits(t, box_w, box_h, rtt.MIN_SQUARE, label, page.upper())
     if show:
         for label, t in zip(labels, towers):
             click.echo(f"# {label}: {len(t)} squares, code {encode(t)}")
@@ -331,13 +343,16 @@ def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str], i
         click.echo(str(path))
 
 
-def _read_text(path: pathlib.Path) -> str:
+def _read_stdin() -> str:
+    from rnwprint.audit.entries import MAX_TEXT_BYTES, decode_text
+
+    if sys.stdin is None:  # started with standard input closed (`<&-`)
+        raise RnwError("standard input is closed: pipe the drawing in, or give a file to --ascii", "stdin")
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RnwError(f"cannot read file: {e.strerror}", str(path)) from None
-    except UnicodeDecodeError:
-        raise RnwError("not a text file (expected UTF-8 ASCII art)", str(path)) from None
+        raw = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
+    except (OSError, ValueError) as e:  # a directory, or a stream closed under us
+        raise RnwError(f"cannot read standard input: {getattr(e, 'strerror', None) or e}", "stdin") from None
+    return decode_text(raw, "stdin", "ASCII art")
 
 
 def main(argv: list[str] | None = None) -> int:
