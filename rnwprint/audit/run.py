@@ -20,16 +20,29 @@ _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b
 def photo_format(head: bytes) -> str | None:
     """The image format of a file from its first bytes ('JPEG', 'PNG', 'GIF', 'HEIC' …), or
     None for anything else (a typed-in text file, or junk). Photo formats by their magic
-    bytes (TIFF and WebP headers may need more than the first bytes to open), others as
-    `read` takes them (photo.locate.image_header), so both commands take the same files."""
-    from rnwprint.photo.locate import image_header
-
+    bytes (TIFF and WebP headers may need more than the first bytes to open), other binary
+    files as `read` takes them (photo.locate.image_header), so both take the same files."""
     if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
         return "HEIC"
     for offset, magic, kind in _MAGIC:
         if head[offset:offset + len(magic)] == magic:
             return kind
+    if _text(head):
+        return None  # and the image libraries need not load for a typed-in file
+    from rnwprint.photo.locate import image_header
+
     return image_header(head)[0]
+
+
+def _text(head: bytes) -> bool:
+    """UTF-8 without NUL bytes (a character cut off at the end of the head allowed)."""
+    if b"\x00" in head:
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.reason == "unexpected end of data"
+    return True
 
 
 def is_photo(path: str | pathlib.Path) -> bool:
