@@ -16,11 +16,13 @@ import signal
 import stat
 import tempfile
 import threading
+import time
 
 from rnwprint.errors import RnwError
 
 DEFAULT_DIR = pathlib.Path("output")
 _PSEUDO = ("/proc", "/sys")  # the kernel's views: nothing can be created there
+FIFO_WAIT = 10.0  # seconds
 _temps: set[str] = set()  # temporary files being written, removed if a signal stops us
 
 
@@ -102,13 +104,20 @@ def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
 
 
 def _write_straight(path: pathlib.Path, data: bytes) -> None:
-    """A character device or a FIFO: written in place (a FIFO must have a reader already)."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
-    except OSError as e:
-        if e.errno == errno.ENXIO:
-            raise RnwError("is a FIFO that nothing reads: start its reader first", str(path)) from None
-        raise RnwError(f"cannot write file: {e.strerror}", str(path)) from None
+    """A character device or a FIFO: written in place. A FIFO's reader gets FIFO_WAIT
+    seconds to open it, not for ever."""
+    deadline = time.monotonic() + FIFO_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise RnwError(f"cannot write file: {e.strerror}", str(path)) from None
+            if time.monotonic() > deadline:
+                raise RnwError(f"is a FIFO that no program opened for reading within {FIFO_WAIT:g} s: "
+                               "start its reader first", str(path)) from None
+            time.sleep(0.05)
     try:
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         _write_fd(fd, data)
