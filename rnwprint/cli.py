@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import pathlib
 import sys
@@ -335,6 +337,9 @@ def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str], i
     from rnwprint.render import render
 
     paths = [target] if fmt == "pdf" else page_paths(target, variants)
+    if len(paths) > 1 and target.exists() and not target.is_file():
+        raise RnwError(f"not a regular file, and {fmt.upper()} writes one file per page ({paths[0].name}, ...): "
+                       "name a file, or use --format pdf", str(target))
     for path in paths:
         check_target(path, inputs)
     blobs = render(sheets, fmt)
@@ -357,15 +362,23 @@ def _read_stdin() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point: every user error becomes one line on stderr and exit code 2."""
+    if sys.stdout is None:  # started with standard output closed: say so when printing
+        sys.stdout = _Closed()
     try:
         code = _run(argv)
-        if sys.stdout is not None:
-            sys.stdout.flush()  # what is still buffered: a full disk shows now, not at exit
+        sys.stdout.flush()  # what is still buffered: a full disk shows now, not at exit
         return code
     except OSError as e:  # printing failed: standard output is a full disk or gone
         _mute_stdout()
         click.echo(f"rnwprint: {e.filename or 'standard output'}: cannot write: {e.strerror or e}", err=True)
         return 2
+
+
+class _Closed(io.TextIOBase):
+    encoding, errors = "utf-8", "strict"
+
+    def write(self, s):
+        raise OSError(errno.EBADF, "it is closed")
 
 
 def _mute_stdout() -> None:

@@ -84,7 +84,7 @@ def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
         raise RnwError(f"cannot make the folder: {e.strerror}", str(real.parent)) from None
     with _removed_on_signal():
         try:
-            fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".tmp")
+            fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name[:200]}.", suffix=".tmp")
         except OSError as e:
             raise RnwError(f"cannot write here: {e.strerror}", str(real.parent)) from None
         _temps.add(tmp)
@@ -93,7 +93,7 @@ def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
                 _write_fd(fd, data)
             finally:
                 os.close(fd)
-            os.chmod(tmp, 0o644)
+            os.chmod(tmp, _mode(real))
             os.replace(tmp, real)
         except OSError as e:
             raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
@@ -101,6 +101,17 @@ def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
             if os.path.lexists(tmp):
                 os.unlink(tmp)
             _temps.discard(tmp)
+
+
+def _mode(path: pathlib.Path) -> int:
+    """The file's own permissions if it exists (a private file stays private), else what a
+    new file gets under the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def _write_straight(path: pathlib.Path, data: bytes) -> None:

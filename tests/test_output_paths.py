@@ -148,6 +148,29 @@ def test_sheet_to_a_socket_is_refused(cli, tmp_path):
     assert stat.S_ISSOCK(os.lstat(path).st_mode)
 
 
+def test_svg_pages_to_dev_null_are_refused_not_made_beside_it(cli, tmp_path):
+    link = tmp_path / "null.svg"
+    link.symlink_to("/dev/null")
+    result = cli("sheet", "twenty-one", "--variant", "all", "--format", "svg", "-o", link)
+    assert result.code == 2 and "one file per page" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.svg"]
+
+
+def test_sheet_over_a_private_file_keeps_it_private(cli, tmp_path):
+    out = tmp_path / "mine.pdf"
+    out.write_bytes(b"old")
+    out.chmod(0o600)
+    assert cli("sheet", "twenty-one", "-o", out).code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and out.read_bytes().startswith(b"%PDF")
+
+
+def test_a_long_file_name_is_written(cli, tmp_path):
+    out = tmp_path / ("n" * 250 + ".pdf")  # 254 characters: the longest a name may be, nearly
+    result = cli("sheet", "twenty-one", "-o", out)
+    assert result.code == 0, result.err
+    assert out.read_bytes().startswith(b"%PDF")
+
+
 # --------------------------------------------------------------------------- true reasons
 
 
@@ -294,6 +317,14 @@ def test_a_full_standard_output_is_one_line_exit_2():
                               stdout=full, stderr=subprocess.PIPE, cwd=ROOT, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.decode() == "rnwprint: standard output: cannot write: No space left on device\n"
+
+
+def test_template_with_standard_output_closed_says_so():
+    proc = subprocess.run([sys.executable, "-m", "rnwprint", "template", "twenty-one"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2
+    assert proc.stderr.decode() == "rnwprint: standard output: cannot write: it is closed\n"
 
 
 # --------------------------------------------------------------------------- decoders

@@ -141,11 +141,16 @@ def _quiet(decode):
     """(decode(), what it printed on stderr): the C decoders (libjpeg, libpng) print their
     warnings and errors straight to file descriptor 2, beside our own messages."""
     try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError, AttributeError):
-        return decode(), ""  # no stderr to protect
-    with tempfile.TemporaryFile() as caught:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+        caught = tempfile.TemporaryFile()
+    except (OSError, ValueError):
+        return decode(), ""  # nowhere to put it: let it through
+    with caught:
+        try:
+            saved = os.dup(2)
+        except OSError:
+            return decode(), ""  # no stderr to protect
         os.dup2(caught.fileno(), 2)
         try:
             result = decode()
