@@ -153,13 +153,13 @@ def _reason(e: OSError) -> str:
 
 
 class _removed_on_signal:
-    """While writing, SIGTERM and SIGINT first remove the temporary files, then end the
-    process by the same signal (as if no handler were set)."""
+    """While writing, SIGTERM, SIGINT (Ctrl-C) and SIGHUP (the terminal closed) first remove
+    the temporary files, then end the process by the same signal (as if no handler were set)."""
 
     def __enter__(self):
         self.saved = {}
         if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGTERM, signal.SIGINT):
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 self.saved[sig] = signal.signal(sig, _on_signal)
 
     def __exit__(self, *exc):

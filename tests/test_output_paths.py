@@ -268,7 +268,7 @@ SLOW_WRITER = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_killed_while_writing_leaves_no_temporary_file(tmp_path, sig):
     old = tmp_path / "sheet.pdf"
     old.write_bytes(b"the old sheet")
@@ -383,3 +383,11 @@ def test_read_of_a_corrupt_png_is_one_line_without_libpng_noise(tmp_path, photo,
     assert main(["read", str(path)]) == 2
     err = capfd.readouterr().err
     assert err == f"rnwprint: {path}: cannot decode the PNG image: the file is truncated or corrupt\n"
+
+
+def test_read_of_an_iphone_heic_photo_says_to_export_it_as_jpeg(cli, tmp_path):
+    path = tmp_path / "IMG_0001.HEIC"
+    path.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(500))
+    result = cli("read", path)
+    assert result.code == 2
+    assert result.err.startswith(f"rnwprint: {path}: a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG")

@@ -112,6 +112,9 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     if not data:
         raise RnwError("empty file, not a photo", where)
     kind, size = image_header(data)
+    if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+        raise RnwError("a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG "
+                       "(on an iPhone: Settings > Camera > Formats > Most Compatible)", where)
     if kind is None:
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
     if size is None:
@@ -134,6 +137,7 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     return image, damage[0] if damage else ""
 
 
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
 
 
