@@ -3,13 +3,34 @@
 from __future__ import annotations
 
 import itertools
+import re
+import tomllib
 
 import pypdf
+import pytest
 
 from rnwprint.audit.entries import Entries
 from rnwprint.games import twenty_one
 from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
-from rnwprint.sheet import Text
+from rnwprint.errors import RnwError
+from rnwprint.fonts import PT, text_span
+from rnwprint.locale import t
+from rnwprint.sheet import Rect, Text
+
+TEMPLATE_TEXT = twenty_one.TEMPLATE.read_text()
+PRINTABLE = 5.0  # mm from the paper's edge
+
+
+def load_template(tmp_path, monkeypatch, text: str):
+    """layouts() of a template with `text` (the cache cleared before and after)."""
+    path = tmp_path / "twenty-one.toml"
+    path.write_text(text)
+    monkeypatch.setattr(twenty_one, "TEMPLATE", path)
+    layouts.cache_clear()
+    try:
+        return layouts()
+    finally:
+        layouts.cache_clear()
 
 
 def entries(cells: dict) -> Entries:
@@ -75,6 +96,8 @@ def test_sheet_has_30_cells_with_the_field_number_as_limit():
     sheet = twenty_one.build("C", "en", "a4")
     assert sorted(sheet.cells) == sorted(f"R{r}C{f}" for r in range(1, 6) for f in range(1, 7))
     assert sheet.cells["R2C1"].high == 6 and sheet.cells["R2C6"].high == 1
+    assert {c.low for c in sheet.cells.values()} == {1} and {c.kind for c in sheet.cells.values()} == {"number"}
+    assert sheet.identity.layout == 1  # photos of printed sheets are read by this version
     x0, y0, x1, y1 = sheet.cells["R1C1"].bounds
     assert x1 - x0 >= 7 and y1 - y0 >= 7  # room for a handwritten digit
 
@@ -202,3 +225,115 @@ def test_cross_in_a_row_left_behind_is_judged_too():
 def test_bad_value_left_of_a_cross_is_not_an_empty_field():
     report = audit(entries(full_rows([0, "X"])), "en")
     assert rules(report) == [("bad-value", ("R1C1",))]
+
+
+# --- the printed sheet's geometry -----------------------------------------------------------
+
+def text_box(item: Text) -> tuple[float, float, float, float]:
+    x0, x1 = text_span(item)
+    return x0, item.y - 0.75 * item.size * PT, x1, item.y + 0.22 * item.size * PT
+
+
+def overlap(a, b, tol=0.05) -> bool:
+    return a[0] < b[2] - tol and b[0] < a[2] - tol and a[1] < b[3] - tol and b[1] < a[3] - tol
+
+
+def inside(a, b, tol=0.05) -> bool:
+    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
+
+
+def rect_box(r: Rect) -> tuple[float, float, float, float]:
+    return r.x, r.y, r.x + r.w, r.y + r.h
+
+
+@pytest.mark.parametrize("variant, lang, page", [("A", "en", "a4"), ("F", "es", "letter"), ("C", "es", "a4")])
+def test_sheet_prints_cleanly(variant, lang, page):
+    sheet = twenty_one.build(variant, lang, page)
+    texts = [i for i in sheet.items if isinstance(i, Text)]
+    rects = [rect_box(i) for i in sheet.items if isinstance(i, Rect)]
+    boxes = [text_box(i) for i in texts]
+    for box in boxes + rects:
+        # 5 mm: what printers need; the grid is 196.5 mm wide, a little wider than the 10 mm margins
+        assert PRINTABLE <= box[0] and box[2] <= sheet.width - PRINTABLE, "off the printable page"
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlap(a, b), f"texts overlap: {a} {b}"
+    for a, b in itertools.combinations(rects, 2):
+        assert not overlap(a, b), f"boxes overlap: {a} {b}"
+    by_text = {}
+    for item in texts:
+        by_text.setdefault(item.text, []).append(item)
+    numbers, colours = layouts()
+    for r in range(1, 6):
+        row_cells = [sheet.cells[f"R{r}C{f}"].bounds for f in range(1, 7)]
+        for f, cell in enumerate(row_cells, 1):
+            assert cell in rects  # the write box is drawn where the cell is
+            cid = f"R{r}C{f}"
+            assert inside(text_box(by_text[cid][0]), cell), f"{cid} sticks out of its field"
+            # the die face above the field: its colour, its number and its colour's name inside it
+            band = next(b for b in rects if abs(b[0] - cell[0]) < 0.01 and abs(b[3] + 1 - cell[1]) < 0.01)
+            colour = colours[variant][r - 1][f - 1]
+            face = next(i for i in sheet.items if isinstance(i, Rect) and rect_box(i) == band)
+            assert face.style.fill == twenty_one.DIE[colour][0]
+            shown = [i.text for i in texts if inside(text_box(i), band)]
+            assert sorted(shown) == sorted([str(numbers[r - 1][f - 1]), t(lang, f"twenty-one.{colour}")])
+        for left, right in itertools.pairwise(row_cells):
+            assert right[0] > left[2] and right[1] == left[1]  # fields left to right on one line
+        label = text_box(by_text[t(lang, "twenty-one.row", row=r)][0])
+        assert label[2] < row_cells[0][0] and row_cells[0][1] < label[1] < label[3] < row_cells[0][3]
+        equals = text_box([i for i in by_text["="]][r - 1])
+        score = next(b for b in rects if b[0] > row_cells[-1][2] and b[1] == row_cells[0][1])
+        assert row_cells[-1][2] < equals[0] < equals[2] < score[0]
+    last = sheet.cells["R5C1"].bounds[3]
+    for label in (t(lang, "twenty-one.bonus_title"), t(lang, "twenty-one.hits"), t(lang, "twenty-one.bonus"),
+                  t(lang, "twenty-one.total")):
+        assert text_box(by_text[label][0])[1] > last  # the bonus table and the total below the rows
+    for a, b in itertools.pairwise(sorted(sheet.cells[f"R{r}C1"].bounds[1] for r in range(1, 6))):
+        assert b > a  # rows top to bottom
+
+
+def test_template_rejects_a_field_number_no_die_shows(tmp_path, monkeypatch):
+    bad = TEMPLATE_TEXT.replace("[6, 5, 4, 3, 2, 1]", "[7, 5, 4, 3, 2, 1]", 1)
+    with pytest.raises(RnwError, match=r"numbers: expected 5 rows of 6 numbers 1-6"):
+        load_template(tmp_path, monkeypatch, bad)
+
+
+def test_template_rejects_a_row_of_five_fields(tmp_path, monkeypatch):
+    bad = TEMPLATE_TEXT.replace("[6, 5, 4, 3, 2, 1]", "[6, 5, 4, 3, 2]", 1)
+    with pytest.raises(RnwError, match=r"numbers: expected 5 rows of 6 numbers 1-6"):
+        load_template(tmp_path, monkeypatch, bad)
+
+
+def test_template_rejects_a_sheet_row_missing_a_colour(tmp_path, monkeypatch):
+    bad = re.sub(r'"green"', '"red"', TEMPLATE_TEXT.split("[sheets", 1)[1], count=1)
+    bad = TEMPLATE_TEXT.split("[sheets", 1)[0] + "[sheets" + bad
+    with pytest.raises(RnwError, match=r"sheets\.A: expected 5 rows, each naming every colour once"):
+        load_template(tmp_path, monkeypatch, bad)
+
+
+def test_template_rejects_a_sheet_of_four_rows(tmp_path, monkeypatch):
+    data = tomllib.loads(TEMPLATE_TEXT)
+    rows = data["sheets"]["B"][:4]
+    bad = TEMPLATE_TEXT + ""  # rewrite sheet B with its first four rows only
+    bad = re.sub(r"(?ms)^B = \[.*?^\]", "B = " + repr([list(r) for r in rows]).replace("'", '"'), bad)
+    with pytest.raises(RnwError, match=r"sheets\.B: expected 5 rows"):
+        load_template(tmp_path, monkeypatch, bad)
+
+
+def test_the_shipped_template_loads():
+    numbers, sheets = layouts()
+    assert len(numbers) == 5 and sorted(sheets) == ["A", "B", "C", "D", "E", "F"]
+
+
+def test_cell_ids_are_r1c1_to_r5c6():
+    expected = {"R1C1", "R1C6", "R5C1", "R5C6", "R3C4"}
+    ids = twenty_one.cell_ids("D")
+    assert len(ids) == 30 and expected <= ids
+    assert not {"R0C1", "R6C1", "R1C0", "R1C7"} & ids
+
+
+def test_typed_in_file_with_a_field_past_the_sixth_is_refused(cli, write):
+    path = write("x.toml", 'game = "twenty-one"\nvariant = "A"\n[cells]\nR1C7 = 1\nR6C1 = 1\nR5C6 = 1\n')
+    result = cli("audit", path)
+    assert result.code == 2
+    assert "cells.R1C7: unknown cell id" in result.err and "cells.R6C1: unknown cell id" in result.err
+    assert "R5C6" not in result.err
