@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import sys
 import time
@@ -344,6 +345,7 @@ def test_tower_ascii_from_standard_input(cli, monkeypatch):
 
 # --- more of the same kind -------------------------------------------------------------------
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_audit_of_an_endless_file_stops_at_the_size_limit(cli):
     result = cli("audit", "/dev/zero")
     assert result.code == 2
@@ -402,3 +404,26 @@ def test_audit_of_toml_with_a_nul_byte_is_one_line(cli, tmp_path):
     path.write_bytes(b'game = "twenty-one"\x00\n')
     result = cli("audit", path)
     assert result.code == 2 and "malformed TOML" in one_line(result)
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="needs /dev/fd")
+def test_audit_of_a_sheet_piped_in_reads_it_once(cli, tmp_path):
+    read, write = os.pipe()
+    os.write(write, b'{"game": "twenty-one", "cells": {"R1C1": 6}}')  # JSON without a .json name
+    os.close(write)
+    try:
+        result = cli("audit", f"/dev/fd/{read}", "--json")
+    finally:
+        os.close(read)
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["details"]["rows"][0]["sum"] == 6
+
+
+def test_tower_picture_of_49_megapixels_with_transparency_is_read_over_white(cli, tmp_path):
+    path = tmp_path / "big.png"
+    im = Image.new("LA", (7000, 7000), (0, 0))  # transparent black: white once over white
+    im.paste((0, 255), (2000, 1000, 5000, 6000))  # an opaque black 3000 x 5000 block
+    im.save(path)
+    result = cli("tower", "--picture", path, "--columns", "3", "--show")
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[1:] == ["[][][]"] * 5  # 3 across, 5 high: the block alone

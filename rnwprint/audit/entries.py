@@ -46,12 +46,16 @@ class Entries:
 def read_text(path: str | pathlib.Path, what: str) -> str:
     """A typed-in text file (`what` names its format for messages): UTF-8 with or without
     a byte-order mark (Windows Notepad writes one), at most MAX_TEXT_BYTES."""
+    return decode_text(read_start(path), str(path), what)
+
+
+def read_start(path: str | pathlib.Path) -> bytes:
+    """The file's first MAX_TEXT_BYTES + 1 bytes: all of a file that is not too large."""
     try:
         with open(path, "rb") as f:
-            raw = f.read(MAX_TEXT_BYTES + 1)
+            return f.read(MAX_TEXT_BYTES + 1)
     except OSError as e:
         raise RnwError(f"cannot read file: {e.strerror or e}", str(path)) from None
-    return decode_text(raw, str(path), what)
 
 
 def decode_text(raw: bytes, where: str, what: str) -> str:
@@ -63,12 +67,14 @@ def decode_text(raw: bytes, where: str, what: str) -> str:
         raise RnwError(f"not a text file (expected UTF-8 {what})", where) from None
 
 
-def load_document(path: str | pathlib.Path) -> dict:
-    """Read a TOML or JSON file (chosen by extension) into a dict."""
+def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
+    """Read a TOML or JSON file into a dict; `raw`: its bytes if already read (by read_start:
+    a pipe cannot be read twice). JSON for a .json name or text starting with "{" (which
+    TOML cannot), TOML otherwise."""
     where = str(path)
-    text = read_text(path, "TOML or JSON")
+    text = read_text(path, "TOML or JSON") if raw is None else decode_text(raw, where, "TOML or JSON")
     try:
-        if pathlib.Path(path).suffix.lower() == ".json":
+        if pathlib.Path(path).suffix.lower() == ".json" or text.lstrip().startswith("{"):
             data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int,
                               parse_constant=_no_constant)
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import Entries, _show, load_document, parse_entries
+from rnwprint.audit.entries import Entries, _show, load_document, parse_entries, read_start
 from rnwprint.audit.report import Report
 from rnwprint.errors import RnwError
 
@@ -46,7 +46,9 @@ def _text(head: bytes) -> bool:
 
 
 def is_photo(path: str | pathlib.Path) -> bool:
-    return photo_format(_head(path)) is not None
+    """Whether a file is a photo; False for what is not a regular file (a pipe read here
+    would lose what it read)."""
+    return pathlib.Path(path).is_file() and photo_format(_head(path)) is not None
 
 
 def _head(path: str | pathlib.Path) -> bytes:
@@ -54,7 +56,7 @@ def _head(path: str | pathlib.Path) -> bytes:
         with open(path, "rb") as f:
             return f.read(HEAD_BYTES)
     except OSError:
-        return b""  # load_document says why the file cannot be read
+        return b""  # audit_file says why the file cannot be read
 
 
 def audit_file(path: str | pathlib.Path, lang: str = "en",
@@ -65,7 +67,8 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
 
     unsure: tuple[str, ...] = ()
     coarse = 0.0
-    kind = photo_format(_head(path))
+    raw = read_start(path)
+    kind = photo_format(raw[:HEAD_BYTES])
     if kind == "HEIC":
         raise RnwError("cannot read HEIC photos; save the photo as JPEG or PNG (on an iPhone: "
                        "Settings > Camera > Formats > Most Compatible)", str(path))
@@ -78,7 +81,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         unsure = tuple(result.unsure)
         coarse = result.photo_px_per_mm if result.too_coarse else 0.0
     else:
-        data = load_document(path)
+        data = load_document(path, raw)
         name = data.get("game")
         if not isinstance(name, str):
             raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))

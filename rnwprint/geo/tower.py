@@ -380,11 +380,12 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
             warnings.simplefilter("ignore")  # Pillow's own warnings: the checks here say what matters
             with Image.open(io.BytesIO(data)) as im:
                 im.load()
-                if im.mode in ("RGBA", "LA", "P", "PA"):
-                    im = im.convert("RGBA")
-                    white = Image.new("RGBA", im.size, "#ffffff")
-                    im = Image.alpha_composite(white, im)
-                grey = im.convert("L")
+                if im.mode in ("P", "PA"):
+                    im = im.convert("RGBA")  # a palette's transparent colour becomes alpha
+                if im.mode in ("RGBA", "LA"):  # over white, in grey (a quarter of RGBA's memory)
+                    grey = Image.composite(im.convert("L"), Image.new("L", im.size, 255), im.getchannel("A"))
+                else:
+                    grey = im.convert("L")
     except Exception as e:  # Pillow raises many kinds of error for a damaged file
         raise TowerError(f"not a picture pillow can read (PNG or JPEG): {' '.join(str(e).split())[:120]}",
                          where) from None
