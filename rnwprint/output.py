@@ -42,15 +42,15 @@ def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
         raise RnwError(f"cannot write file: {e.strerror}", where) from None
     if mode is not None and stat.S_ISDIR(mode):
         raise RnwError("is a folder, not a file: name a file inside it", where)
-    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISCHR(mode) and not stat.S_ISFIFO(mode):
+    if mode is not None and (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        return path  # a device or FIFO: written straight to, nothing replaced
+    if mode is not None and not stat.S_ISREG(mode):
         kind = "a socket" if stat.S_ISSOCK(mode) else "a block device" if stat.S_ISBLK(mode) else "not a file"
         raise RnwError(f"is {kind}, not a file: refusing to write to it", where)
     for given in inputs:
         if given is not None and str(given) != "-" and same_file(path, pathlib.Path(given)):
             also = "" if str(given) == where else f" ({given})"
             raise RnwError(f"is an input of this command{also}: refusing to write over it", where)
-    if mode is not None and not stat.S_ISREG(mode):
-        return path  # a device or FIFO: written straight to
     real = pathlib.Path(os.path.realpath(path))
     for pseudo in _PSEUDO:
         if str(real).startswith(pseudo + "/"):
