@@ -427,3 +427,14 @@ def test_tower_picture_of_49_megapixels_with_transparency_is_read_over_white(cli
     result = cli("tower", "--picture", path, "--columns", "3", "--show")
     assert result.code == 0, result.err
     assert result.out.splitlines()[1:] == ["[][][]"] * 5  # 3 across, 5 high: the block alone
+
+
+def test_tower_picture_file_larger_than_any_50_megapixel_picture_is_refused(cli, tmp_path, monkeypatch):
+    from rnwprint.photo import locate
+
+    monkeypatch.setattr(locate, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
+    path = tmp_path / "padded.png"
+    path.write_bytes(png_header(10, 10, 0) + bytes(1_000_000))
+    result = cli("tower", "--picture", path, "--show")
+    assert one_line(result) == (f"rnwprint: {path}: file larger than 1 MB: too large for a picture of at most "
+                                "0.25 MP")
