@@ -213,12 +213,15 @@ def test_audit_of_a_photo_in_any_format_or_name_reads_the_photo(cli, tmp_path, s
     assert json.loads(result.out)["game"] == "twenty-one"
 
 
-def test_audit_of_a_heic_photo_says_to_save_it_as_jpeg_or_png(cli, tmp_path):
-    path = tmp_path / "IMG_0001.HEIC"  # the first bytes of an iPhone photo
+@pytest.mark.parametrize("name", ["IMG_0001.HEIC", "IMG_0001"])
+def test_audit_of_a_heic_photo_says_to_export_it_as_jpeg_as_read_does(cli, tmp_path, name):
+    path = tmp_path / name  # the first bytes of an iPhone photo
     path.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
-    result = cli("audit", path)
-    assert result.code == 2
-    assert one_line(result).startswith(f"rnwprint: {path}: cannot read HEIC photos; save the photo as JPEG or PNG")
+    audited = cli("audit", path)
+    assert audited.code == 2
+    assert one_line(audited).startswith(f"rnwprint: {path}: a HEIC/HEIF photo, a format rnwprint cannot decode: "
+                                        "export it as JPEG")
+    assert cli("read", path).err == audited.err
 
 
 def test_audit_of_a_typed_in_file_named_like_a_photo_reads_it_as_typed_in(cli, write):

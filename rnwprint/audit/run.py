@@ -13,7 +13,7 @@ HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
 _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),
           (0, b"II*\x00", "TIFF"), (0, b"MM\x00*", "TIFF"), (8, b"WEBP", "WEBP"),
           (4, b"ftypavif", "AVIF"))
-# HEIF brands (an iPhone's HEIC photos): neither Pillow nor OpenCV here decodes them
+# HEIF brands (an iPhone's HEIC photos; photo.locate refuses them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 
 
@@ -68,11 +68,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
     unsure: tuple[str, ...] = ()
     coarse = 0.0
     raw = read_start(path)
-    kind = photo_format(raw[:HEAD_BYTES])
-    if kind == "HEIC":
-        raise RnwError("cannot read HEIC photos; save the photo as JPEG or PNG (on an iPhone: "
-                       "Settings > Camera > Formats > Most Compatible)", str(path))
-    if kind is not None:
+    if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
         from rnwprint.photo.pipeline import read_photo
 
         result = read_photo(path)
