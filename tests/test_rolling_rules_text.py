@@ -85,6 +85,7 @@ def test_a_number_goes_in_an_empty_cell(play):
     report = play(({"green": 3, "white": 3}, [{"die": "green", "cell": "TX"}, {"die": "white", "x": "TX"}]),
                   against=sheet({"TX": CROSSED}))
     assert rules(report) == [("written-twice", ("TX",)), ("missed-number", ("TX",))]
+    assert report.violations[0].message == "turn 1: TX (Texas) already holds 3"
 
 
 # --- "Regla de estados vecinos" --------------------------------------------------------------
@@ -100,11 +101,11 @@ def test_neighbours_may_differ_by_at_most_one():
 
 
 def test_a_number_breaking_the_neighbour_rule_when_written_names_its_turn(play):
-    """The rule binds at the time of writing: the log's turn is named."""
+    """The rule binds at the time of writing: the log's turn is named (a 4 beside a 2)."""
     report = play(({"green": 2, "red": 3}, [{"die": "green", "cell": "TX"}, {"die": "red", "cell": "GA"}]),
-                  ({"green": 5, "blue": 3}, [{"die": "green", "cell": "OK"}, {"die": "blue", "cell": "MN"}]))
-    assert rules(report) == [("neighbour", ("OK", "TX")), ("dice-bag", ())]
-    assert report.violations[0].message.startswith("turn 2: 5 in OK (Oklahoma) next to 2 in TX (Texas)")
+                  ({"white": 4, "blue": 3}, [{"die": "white", "cell": "OK"}, {"die": "blue", "cell": "MN"}]))
+    assert rules(report) == [("neighbour", ("OK", "TX"))]
+    assert report.violations[0].message.startswith("turn 2: 4 in OK (Oklahoma) next to 2 in TX (Texas)")
 
 
 def test_blank_crossed_and_guarded_neighbours_do_not_bind(play):
@@ -156,6 +157,8 @@ def test_you_must_write_the_number_when_a_cell_of_the_dice_colour_takes_it(play)
     assert x.violations[0].message == "turn 1: X in TX (Texas), but the 3 of the green die fits in CO (Colorado)"
     nothing = play(({"green": 3, "red": 2}, [{"die": "green", "nothing": True}, {"die": "red", "cell": "GA"}]))
     assert rules(nothing) == [("missed-number", ("CO", "KS", "NE", "NM", "OK", "TX", "WY"))]
+    assert nothing.violations[0].message == \
+        "turn 1: nothing written for the 3 of the green die, but it fits in CO (Colorado)"
     silent = play(({"green": 3, "red": 2}, [{"die": "red", "cell": "GA"}]))
     assert rules(silent) == [("missed-number", ("CO", "KS", "NE", "NM", "OK", "TX", "WY"))]
 
@@ -274,6 +277,17 @@ def test_each_power_at_most_three_times_a_game(play):
     report = play(*guards)
     assert rules(report) == [("power-count", ())]  # 4 ticked on the sheet: one fault, the log's turn
     assert report.violations[0].message == "guard: used 4 times in the log (the 4th in turn 2); at most 3 per game"
+    # three colour changes ticked (not a fault) beside the four guards: still one fault
+    ticked = final_sheet(guards)
+    ticked.counters["colour_change"] = 3
+    assert rules(play(*guards, against=ticked)) == [("power-count", ())]
+    # the 4th guard is named by its turn, not the last one's
+    five = (({"red": 3, "blue": 3}, [{"die": "red", "cell": "GA", "guard": True, "dupe_cell": "SC",
+                                      "dupe_guard": True}, {"die": "blue", "cell": "MN", "guard": True}]),
+            ({"green": 3, "yellow": 3}, [{"die": "green", "cell": "TX", "guard": True}, {"die": "yellow", "cell": "FL"}]),
+            ({"orange": 3, "purple": 3}, [{"die": "orange", "cell": "CA", "guard": True}, {"die": "purple", "cell": "ME"}]))
+    assert [v.message for v in play(*five).violations] == [
+        "guard: used 5 times in the log (the 4th in turn 2); at most 3 per game"]
 
 
 def test_a_power_used_is_ticked_on_the_sheet(play):

@@ -542,8 +542,6 @@ def load_log(path: str | pathlib.Path, board: Board) -> GameLog:
         raw_turns = []
     turns = [_parse_turn(raw, i, board, problems) for i, raw in enumerate(raw_turns, 1)]
     if problems:
-        if len(problems) == 1:
-            raise RnwError(problems[0], source)
         raise RnwError("\n".join(f"{source}: {p}" for p in problems))
     return GameLog(source, board.game, seed, tuple(turns))
 
@@ -703,7 +701,7 @@ def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
 
 def _same(a: object, b: object) -> bool:
     blank = (None, CROSSED)
-    return (a in blank and b in blank) if (a in blank or b in blank) else a == b
+    return a == b or (a in blank and b in blank)
 
 
 def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: str) -> Report:
