@@ -391,3 +391,14 @@ def test_read_of_an_iphone_heic_photo_says_to_export_it_as_jpeg(cli, tmp_path):
     result = cli("read", path)
     assert result.code == 2
     assert result.err.startswith(f"rnwprint: {path}: a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG")
+
+
+def test_audit_of_a_damaged_jpeg_says_so_in_the_report(tmp_path, photo, capfd):
+    path = tmp_path / "damaged.jpg"
+    path.write_bytes(damaged(photo))
+    main(["audit", "--json", str(path)])
+    report = json.loads(capfd.readouterr().out)
+    assert report["damaged_photo"].startswith("Corrupt JPEG data")
+    assert len(report["unsure_cells"]) == 30
+    main(["audit", "--lang", "es", str(path)])
+    assert "El archivo de la foto está dañado (Corrupt JPEG data" in capfd.readouterr().out

@@ -26,6 +26,7 @@ class Report:
     details: dict = field(default_factory=dict)
     unsure: tuple[str, ...] = ()  # cells a photo reader could not read for sure
     coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
+    damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
 
     def rests_on_unsure(self, v: Violation) -> bool:
         return any(cell in self.unsure for cell in v.cells)
@@ -47,6 +48,7 @@ class Report:
             "details": self.details,
             **({"unsure_cells": list(self.unsure)} if self.unsure else {}),
             **({"coarse_photo_px_per_mm": round(self.coarse_photo, 2)} if self.coarse_photo else {}),
+            **({"damaged_photo": self.damaged_photo} if self.damaged_photo else {}),
         }
 
     def to_json(self) -> str:
@@ -66,4 +68,6 @@ class Report:
             lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
         if self.coarse_photo:
             lines.append(coarse_advice(self.coarse_photo, lang))
+        if self.damaged_photo:
+            lines.append(t(lang, "audit.damaged_photo", what=self.damaged_photo))
         return "\n".join(lines)

@@ -67,6 +67,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
 
     unsure: tuple[str, ...] = ()
     coarse = 0.0
+    damage = ""
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
         from rnwprint.photo.pipeline import read_photo
@@ -76,6 +77,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         entries = result.entries()
         unsure = tuple(result.unsure)
         coarse = result.photo_px_per_mm if result.too_coarse else 0.0
+        damage = result.damage
     else:
         data = load_document(path, raw)
         name = data.get("game")
@@ -88,6 +90,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
     report = _apply_rules(game, entries, lang, log)
     report.unsure = unsure
     report.coarse_photo = coarse
+    report.damaged_photo = damage
     return report
 
 
