@@ -436,8 +436,22 @@ def test_tower_picture_file_larger_than_any_50_megapixel_picture_is_refused(cli,
     from rnwprint.photo import locate
 
     monkeypatch.setattr(locate, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
+    monkeypatch.setattr(locate, "MAX_FILE_BYTES", 1_000_000)
     path = tmp_path / "padded.png"
     path.write_bytes(png_header(10, 10, 0) + bytes(1_000_000))
     result = cli("tower", "--picture", path, "--show")
     assert one_line(result) == (f"rnwprint: {path}: file larger than 1 MB: too large for a picture of at most "
                                 "0.25 MP")
+
+
+def test_read_photo_file_larger_than_any_50_megapixel_photo_is_refused_unread(cli, tmp_path, monkeypatch):
+    from rnwprint.photo import locate
+
+    monkeypatch.setattr(locate, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
+    monkeypatch.setattr(locate, "MAX_FILE_BYTES", 1_000_000)
+    path = tmp_path / "padded.png"
+    path.write_bytes(png_header(10, 10, 0) + bytes(1_000_000))
+    for command in ("read", "audit"):
+        result = cli(command, path)
+        assert one_line(result) == (f"rnwprint: {path}: file larger than 1 MB: too large for a photo of at most "
+                                    "0.25 MP")

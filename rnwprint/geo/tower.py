@@ -353,7 +353,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     import numpy as np  # geometry libraries load only when a tower is built
     from PIL import Image
 
-    from rnwprint.photo.locate import MAX_PIXELS, image_header
+    from rnwprint.photo.locate import MAX_FILE_BYTES, MAX_PIXELS, image_header
 
     where = str(path)
     if not 1 <= columns <= 100:
@@ -362,7 +362,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
         with open(path, "rb") as f:
             data = f.read(65536)  # the header first: a file that is no picture is not read whole
             if image_header(data)[0] is not None:
-                data += f.read(4 * MAX_PIXELS)  # more than a 50 MP picture takes, even uncompressed
+                data += f.read(MAX_FILE_BYTES)  # more than a 50 MP picture takes, even uncompressed
     except FileNotFoundError:
         raise TowerError("no such file", where) from None
     except OSError as e:
@@ -372,8 +372,8 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
         raise TowerError("not a picture pillow can read (PNG or JPEG)", where)
     if size is None or 0 in size:
         raise TowerError(f"corrupt {kind} file: cannot read the image size", where)
-    if len(data) > 4 * MAX_PIXELS:
-        raise TowerError(f"file larger than {4 * MAX_PIXELS / 1e6:g} MB: too large for a picture of at most "
+    if len(data) > MAX_FILE_BYTES:
+        raise TowerError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a picture of at most "
                          f"{MAX_PIXELS / 1e6:g} MP", where)
     if size[0] * size[1] > MAX_PIXELS:
         raise TowerError(f"picture too large: {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:,.0f} MP "

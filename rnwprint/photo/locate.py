@@ -43,6 +43,7 @@ from rnwprint.layout.page import MARGIN, MARKER_MODULE, PAGE_SIZES, QR_MODULE, Q
 from rnwprint.sheet import IDENTITY_PREFIX, Identity, Matrix, Sheet
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
+MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
 DETECT_LONG_SIDE = 1600  # markers are looked for on a copy reduced to at most this size
 QR_PX_PER_MM = 6.0  # the footer strip is warped at this resolution for the QR decoder
 MARKER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
@@ -92,11 +93,15 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing."""
     where = str(path)
     try:
-        data = pathlib.Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise RnwError("is a directory, not a photo", where) from None
     except OSError as e:
         raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
+                       f"{MAX_PIXELS / 1e6:g} MP", where)
     return decode_photo_noting_damage(data, where, colour)
 
 
@@ -918,7 +923,7 @@ def rectify_cells(image: np.ndarray, fix: PageFix, sheet: Sheet, px_per_mm: floa
     return out
 
 
-__all__ = ["MAX_PIXELS", "PageFix", "load_photo", "load_photo_noting_damage", "decode_photo",
+__all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "PageFix", "load_photo", "load_photo_noting_damage", "decode_photo",
            "decode_photo_noting_damage", "image_header", "sheet_for",
            "marker_quads", "qr_quad", "qr_finder_centres", "locate", "detect_markers", "rectify",
            "rectify_cells", "to_pixels"]
