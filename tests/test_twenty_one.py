@@ -14,6 +14,7 @@ from rnwprint.games import twenty_one
 from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_span
+from rnwprint.layout.page import new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Rect, Text
 
@@ -283,6 +284,12 @@ def test_sheet_prints_cleanly(variant, lang, page):
         equals = text_box([i for i in by_text["="]][r - 1])
         score = next(b for b in rects if b[0] > row_cells[-1][2] and b[1] == row_cells[0][1])
         assert row_cells[-1][2] < equals[0] < equals[2] < score[0]
+    points = text_box(by_text[t(lang, "twenty-one.points")][0])
+    first_score = next(b for b in rects if b[0] > sheet.cells["R1C6"].bounds[2] and b[1] == sheet.cells["R1C6"].bounds[1])
+    assert first_score[0] <= points[0] and points[2] <= first_score[2] and points[3] < first_score[1]
+    _, box = new_sheet(sheet.identity, "")
+    for b in rects:  # every box of the game between the title and the footer
+        assert box.y <= b[1] and b[3] <= box.bottom
     last = sheet.cells["R5C1"].bounds[3]
     for label in (t(lang, "twenty-one.bonus_title"), t(lang, "twenty-one.hits"), t(lang, "twenty-one.bonus"),
                   t(lang, "twenty-one.total")):
@@ -293,6 +300,12 @@ def test_sheet_prints_cleanly(variant, lang, page):
 
 def test_template_rejects_a_field_number_no_die_shows(tmp_path, monkeypatch):
     bad = TEMPLATE_TEXT.replace("[6, 5, 4, 3, 2, 1]", "[7, 5, 4, 3, 2, 1]", 1)
+    with pytest.raises(RnwError, match=r"numbers: expected 5 rows of 6 numbers 1-6"):
+        load_template(tmp_path, monkeypatch, bad)
+
+
+def test_template_rejects_a_field_number_0(tmp_path, monkeypatch):
+    bad = TEMPLATE_TEXT.replace("[6, 5, 4, 3, 2, 1]", "[6, 5, 4, 3, 2, 0]", 1)
     with pytest.raises(RnwError, match=r"numbers: expected 5 rows of 6 numbers 1-6"):
         load_template(tmp_path, monkeypatch, bad)
 
