@@ -322,10 +322,9 @@ def roll_game(seed: int) -> list[Turn]:
     for rnd in range(1, ROUNDS + 1):
         bag = list(DICE)
         for _ in range(TURNS_PER_ROUND):
-            drawn = {bag.pop(rng.randrange(len(bag))): 0 for _ in range(DICE_PER_TURN)}
-            for die in drawn:
-                drawn[die] = rng.randint(1, 6)
-            dice = tuple((die, drawn[die]) for die in DICE if die in drawn)
+            drawn = [bag.pop(rng.randrange(len(bag))) for _ in range(DICE_PER_TURN)]
+            faces = {die: rng.randint(1, 6) for die in drawn}
+            dice = tuple((die, faces[die]) for die in DICE if die in faces)
             turns.append(Turn(len(turns) + 1, rnd, dice))
     return turns
 
