@@ -9,6 +9,7 @@ import pypdf
 import pytest
 
 from rnwprint.audit.entries import Entries
+from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
 from rnwprint.geo.tower import TowerError, encode, parse_ascii
@@ -19,6 +20,8 @@ from conftest import LANGS, PAGES
 
 BUILTINS = list(rtt.builtins())
 T_TOWER = "[][][]\n  []\n"  # B1 and B3 are overhangs beside B2, which rests on A1
+PYRAMID_ART = "    []\n   [][]\n  [][][]\n [][][][]\n[][][][][]\n"
+LEDGE = "[][][][]\n      []\n"  # B1, B2, B3 are overhangs side by side; B4 rests on A1
 
 
 def text_box(item: Text) -> tuple[float, float, float, float]:
@@ -120,6 +123,78 @@ def test_descending_and_custom_variants_fit_the_identity():
     assert any(encode(tower) in i.text for i in sheet.items if isinstance(i, Text))
     with pytest.raises(ValueError, match="unknown variant 'nope'"):
         rtt.parse_variant("nope")
+
+
+def test_custom_tower_variant_is_a_fixed_hash_of_its_code():
+    # printed in the identity QR of every custom sheet: the same tower must keep its name
+    assert rtt.custom_variant_name(parse_ascii(T_TOWER)) == "t.era3mdj5"
+    assert rtt.custom_variant_name(parse_ascii(LEDGE), descending=True) == "t.nmc1ev4m-desc"
+
+
+@pytest.mark.parametrize("variant", ["t.short", "eiffeltowe", "t.era3mdj5x"])
+def test_a_name_neither_builtin_nor_a_custom_hash_is_an_unknown_variant(variant):
+    with pytest.raises(ValueError, match=f"unknown variant '{variant}'"):
+        rtt.parse_variant(variant)
+
+
+@pytest.mark.parametrize("variant, extra, result", [
+    (None, {}, None),  # the game's default variant, ascending
+    (None, {"descending": True}, "burj-desc"),
+    ("eiffel", {}, "eiffel"),
+    ("eiffel", {"descending": True}, "eiffel-desc"),
+    ("eiffel-desc", {"descending": True}, "eiffel-desc"),
+    ("eiffel-desc", {}, "eiffel-desc"),
+    ("pyramid", {"tower": PYRAMID_ART}, "pyramid"),
+    ("pyramid", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
+    ("pyramid-desc", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
+    (None, {"tower": T_TOWER}, "t.era3mdj5"),
+    ("t.era3mdj5", {"tower": T_TOWER, "descending": True}, "t.era3mdj5-desc"),
+    ("t.era3mdj5-desc", {"tower": T_TOWER}, "t.era3mdj5-desc"),
+])
+def test_typed_in_variant_tower_and_descending_keys_name_the_variant(variant, extra, result):
+    assert rtt.custom_variant(variant, extra) == result
+
+
+@pytest.mark.parametrize("variant, extra, reason", [
+    ("t.nmc1ev4m", {"tower": T_TOWER}, r"'t.nmc1ev4m' is not the tower given under `tower` \(that one is t.era3mdj5\)"),
+    ("eiffel", {"tower": T_TOWER}, r"'eiffel' is not the tower given under `tower`$"),
+    ("eiffel", {"descending": "yes"}, r"descending: 'yes' is not true or false"),
+])
+def test_typed_in_variant_that_contradicts_the_tower_is_refused(variant, extra, reason):
+    with pytest.raises(ValueError, match=reason):
+        rtt.custom_variant(variant, extra)
+
+
+def load_towers(tmp_path, monkeypatch, text: str):
+    path = tmp_path / "towers.toml"
+    path.write_text(text)
+    monkeypatch.setattr(rtt, "TEMPLATE", path)
+    rtt._entries.cache_clear()
+    rtt.builtins.cache_clear()
+    try:
+        return rtt.builtins()
+    finally:
+        rtt._entries.cache_clear()
+        rtt.builtins.cache_clear()
+
+
+@pytest.mark.parametrize("entry, reason", [
+    ('id = "Eiffel"\nes = "a"\nen = "b"\nart = "[]"', r"tower\[0\]\.id: expected a short lowercase name"),
+    ('id = 3\nes = "a"\nen = "b"\nart = "[]"', r"tower\[0\]\.id: expected a short lowercase name"),
+    ('id = "abcdefghijkl"\nes = "a"\nen = "b"\nart = "[]"', r"tower\[0\]\.id: expected a short lowercase name"),
+    ('id = "a"\nes = "a"\nart = "[]"', r"tower\[0\]: needs its name in es and en"),
+    ('id = "a"\nes = ""\nen = "b"\nart = "[]"', r"tower\[0\]: needs its name in es and en"),
+    ('id = "a"\nes = "a"\nen = "b"\nart = "[]"\nsize = 3', r"tower\[0\]: unknown keys size"),
+])
+def test_towers_template_refuses_a_bad_entry(tmp_path, monkeypatch, entry, reason):
+    with pytest.raises(RnwError, match=reason):
+        load_towers(tmp_path, monkeypatch, f"[[tower]]\n{entry}\n")
+
+
+def test_towers_template_refuses_an_id_used_twice(tmp_path, monkeypatch):
+    entry = '[[tower]]\nid = "a"\nes = "a"\nen = "b"\nart = "[]"\n'
+    with pytest.raises(RnwError, match=r"tower\[1\]\.id: 'a' is used twice"):
+        load_towers(tmp_path, monkeypatch, entry + entry)
 
 
 def test_too_big_tower_is_refused_with_its_extent():
@@ -254,9 +329,6 @@ def test_overhang_needs_any_one_square_beside_it_filled_not_all():
 def test_x_or_bad_value_beside_an_overhang_is_no_anchor(mark):
     report = audit({"A1": 1, "B2": mark, "B1": 7}, custom(T_TOWER))
     assert rules(report) == [("bad-value", ("B2",)), ("overhang", ("B1",))]
-
-
-LEDGE = "[][][][]\n      []\n"  # B1, B2, B3 are overhangs side by side; B4 rests on A1
 
 
 def test_overhangs_side_by_side_need_a_square_beside_them_outside_the_run():
