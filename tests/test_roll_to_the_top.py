@@ -14,7 +14,8 @@ from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
 from rnwprint.geo.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
-from rnwprint.sheet import Path, Text
+from rnwprint.locale import t
+from rnwprint.sheet import Path, Rect, Text
 
 from conftest import LANGS, PAGES
 
@@ -199,8 +200,65 @@ def test_towers_template_refuses_an_id_used_twice(tmp_path, monkeypatch):
 
 def test_too_big_tower_is_refused_with_its_extent():
     wide = parse_ascii("[]" * 30)
-    with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across"):
+    with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across and 1 row, so "
+                                         r"squares would be 6\.3 mm on A4 \(at least 7 mm hold two digits\); "
+                                         r"at most 27 squares across and 27 rows fit$"):
         rtt.build_tower(wide, "en", "a4")
+
+
+def test_white_die_legend_draws_its_six_faces():
+    # "+: Añade 1 dado; -: Quita 1 dado; +/-: Añade o quita 1 dado; ⇄: Añade 1 y quita otro"
+    sheet = rtt.build("burj", "en", "a4")
+    faces = [i for i in sheet.items if isinstance(i, Rect) and i.style == rtt.FACE]
+    assert len(faces) == 6 and all(f.w == f.h == 6.0 for f in faces)
+    strokes = []
+    for f in faces:
+        inner = [p for p in sheet.items if isinstance(p, Path) and all(
+            f.x < x < f.x + f.w and f.y < y < f.y + f.h for ring in p.rings for x, y in ring)]
+        strokes.append(len(inner))
+    assert strokes == [2, 2, 1, 1, 3, 4]  # + + − − ± ⇄ (the swap: two arrows, each a shaft and a head)
+    words = [i.text for i in sheet.items if isinstance(i, Text)]
+    for key in ("add", "remove", "either", "swap"):
+        assert t("en", f"roll-to-the-top.{key}") in words
+
+
+@pytest.mark.parametrize("variant, gold", [("burj", 1), ("eiffel", 4)])
+def test_difficulty_prints_five_stars_the_rating_in_gold(variant, gold):
+    sheet = rtt.build(variant, "en", "a4")
+    stars = [i for i in sheet.items if isinstance(i, Path) and len(i.rings[0]) == 10]
+    assert len(stars) == 5
+    assert [s.style.fill == rtt.GOLD for s in stars] == [True] * gold + [False] * (5 - gold)
+    for star in stars:
+        xs = [x for x, _ in star.rings[0]]
+        assert 3.98 < max(xs) - min(xs) < 4.01  # a 5-point star 4.2 mm high: 4.2 sin 72° across
+
+
+@pytest.mark.parametrize("variant", ["burj", "sagrada", "cn"])
+def test_tower_stands_centred_on_the_page_under_the_legend(variant):
+    sheet = rtt.build(variant, "en", "a4")
+    cells = [c.bounds for c in sheet.cells.values()]
+    left, right = min(b[0] for b in cells), max(b[2] for b in cells)
+    assert MARGIN <= left and right <= sheet.width - MARGIN
+    assert abs((left - MARGIN) - (sheet.width - MARGIN - right)) < 0.01
+    legend = max(i.y for i in sheet.items if isinstance(i, Text) and "rounds" in i.text)
+    assert min(b[1] for b in cells) > legend
+    ids = [i for i in sheet.items if isinstance(i, Text) and i.text in sheet.cells]
+    side = cells[0][2] - cells[0][0]
+    assert all(i.size == min(6.0, side * 0.45) or i.size >= 4 for i in ids)
+
+
+def test_custom_sheets_are_ascending_unless_asked():
+    tower = parse_ascii(T_TOWER)
+    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.era3mdj5"
+    calls = []
+    sheets = rtt.build_sheets([tower, parse_ascii(LEDGE)], "en", "a4", progress=calls.append, workers=1)
+    assert [s.identity.variant for s in sheets] == ["t.era3mdj5", "t.nmc1ev4m"]
+    assert calls == [1, 1]
+
+
+def test_asking_for_more_random_towers_than_exist_is_refused():
+    with pytest.raises(TowerError, match=r"found only \d+ different towers of 3 squares"):
+        rtt.random_towers(1, count=40, squares=3)
 
 
 # --- ratings --------------------------------------------------------------------------------
@@ -387,7 +445,7 @@ def test_typed_in_custom_tower_carries_its_drawing(cli, write):
     result = cli("audit", path, "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
-    assert report["variant"] == rtt.custom_variant_name(parse_ascii(T_TOWER), True)
+    assert report["variant"] == "t.era3mdj5-desc"
     assert report["score"] == -1 and report["details"]["rule"] == "descending"
     code = encode(parse_ascii(T_TOWER))
     by_code = write("c.toml", f'game = "roll-to-the-top"\ntower = "{code}"\n[cells]\nB3 = 2\n')
