@@ -10,7 +10,6 @@ import pytest
 
 from rnwprint.audit.entries import Entries
 from rnwprint.errors import RnwError
-from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
 from rnwprint.geo.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
@@ -18,24 +17,12 @@ from rnwprint.locale import t
 from rnwprint.sheet import Path, Rect, Text
 
 from conftest import LANGS, PAGES
+from page_boxes import inside, overlap, text_box
 
 BUILTINS = list(rtt.builtins())
 T_TOWER = "[][][]\n  []\n"  # B1 and B3 are overhangs beside B2, which rests on A1
 PYRAMID_ART = "    []\n   [][]\n  [][][]\n [][][][]\n[][][][][]\n"
 LEDGE = "[][][][]\n      []\n"  # B1, B2, B3 are overhangs side by side; B4 rests on A1
-
-
-def text_box(item: Text) -> tuple[float, float, float, float]:
-    x0, x1 = text_span(item)
-    return x0, item.y - 0.75 * item.size * PT, x1, item.y + 0.22 * item.size * PT
-
-
-def overlap(a, b, tol=0.05) -> bool:
-    return a[0] < b[2] - tol and b[0] < a[2] - tol and a[1] < b[3] - tol and b[1] < a[3] - tol
-
-
-def inside(a, b, tol=0.05) -> bool:
-    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
 
 
 # --- the built-ins and their sheets ----------------------------------------------------------

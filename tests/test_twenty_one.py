@@ -13,10 +13,11 @@ from rnwprint.audit.entries import Entries
 from rnwprint.games import twenty_one
 from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
 from rnwprint.errors import RnwError
-from rnwprint.fonts import PT, text_span
 from rnwprint.layout.page import new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Rect, Text
+
+from page_boxes import inside, overlap, text_box
 
 TEMPLATE_TEXT = twenty_one.TEMPLATE.read_text()
 PRINTABLE = 5.0  # mm from the paper's edge
@@ -229,19 +230,6 @@ def test_bad_value_left_of_a_cross_is_not_an_empty_field():
 
 
 # --- the printed sheet's geometry -----------------------------------------------------------
-
-def text_box(item: Text) -> tuple[float, float, float, float]:
-    x0, x1 = text_span(item)
-    return x0, item.y - 0.75 * item.size * PT, x1, item.y + 0.22 * item.size * PT
-
-
-def overlap(a, b, tol=0.05) -> bool:
-    return a[0] < b[2] - tol and b[0] < a[2] - tol and a[1] < b[3] - tol and b[1] < a[3] - tol
-
-
-def inside(a, b, tol=0.05) -> bool:
-    return a[0] >= b[0] - tol and a[1] >= b[1] - tol and a[2] <= b[2] + tol and a[3] <= b[3] + tol
-
 
 def rect_box(r: Rect) -> tuple[float, float, float, float]:
     return r.x, r.y, r.x + r.w, r.y + r.h
