@@ -16,7 +16,7 @@ from rnwprint.sheet import Cell
 from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
 from rnwprint.photo import synth
-from rnwprint.photo.pipeline import read_photo, typed_in_text
+from rnwprint.photo.pipeline import PhotoRead, annotate, read_photo, typed_in_text
 
 CASES = [  # (game, variant, lang, page, seed)
     ("twenty-one", "C", "es", "a4", 11),
@@ -346,3 +346,39 @@ def test_unsure_reads_get_a_second_opinion_that_reads_more_of_them_right(monkeyp
     right_alone = sum(r.value == t for r, t in zip(alone, truth))
     right_both = sum(r.value == t for r, t in zip(both, truth))
     assert right_both > right_alone
+
+
+@pytest.mark.parametrize("name", ["twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top"])
+def test_the_annotated_picture_labels_each_box_on_the_box_itself(name):
+    """Every other box read (the longest labels: a circled number or a tower's two digits, both
+    unsure), the rest blank: each label sits on its own box (inside it, or on a tab just above
+    it), never on a neighbour. On a tower a label past the box's corner lands on the next square."""
+    game = GAMES[name]
+    sheet = game.build(game.variants[0], "en", "a4")
+    cells = sorted(sheet.cells.values(), key=lambda c: c.bounds)
+    labelled = {c.id for c in cells[::2]}
+    value = Guarded(6) if game.allows_guarded else 23
+    reads = {c.id: photo_read.CellRead(c.id, (True if c.kind == "tick" else value) if c.id in labelled else None,
+                                       0.5, c.id in labelled) for c in cells}
+    page = np.full((int(sheet.height * 8), int(sheet.width * 8)), 128, np.uint8)
+    result = PhotoRead("p.jpg", sheet.identity, sheet, reads, page, 8.0)
+    image = cv2.imdecode(np.frombuffer(annotate(result), np.uint8), cv2.IMREAD_COLOR).astype(int)
+    drawn = (image != 128).any(axis=2)  # the outlines, the tags and their text
+
+    def box(cell, above=0):
+        x0, y0, x1, y1 = (int(v * 8) for v in cell.bounds)
+        zone = np.zeros_like(drawn)
+        zone[max(y0 - above, 0):y1 + 3, x0 - 2:x1 + 3] = True  # with the outline's width
+        return zone
+
+    own = np.zeros_like(drawn)
+    for cell in cells:
+        if cell.id in labelled:
+            zone = box(cell, above=25)
+            assert (image[zone] > 200).all(axis=1).sum() > 10, cell.id  # the white text of its label
+            own |= zone
+    for cell in cells:
+        if cell.id not in labelled:
+            inner = box(cell) & ~own  # a shared edge with a labelled box is that box's outline
+            assert not drawn[inner].any(), f"a label drawn on {cell.id}, which holds nothing"
+    assert not drawn[~own].any()

@@ -161,12 +161,16 @@ def _json_value(value):
 
 
 def annotate(result: PhotoRead) -> bytes:
-    """The rectified photo with what was read drawn over each cell: green when sure, red
-    with a question mark when unsure. PNG bytes."""
+    """The rectified photo with what was read drawn on each cell: the box outlined, and the
+    read on a tag in the box's top-right corner (free of the printed ids on every sheet),
+    green when sure, red with a question mark when unsure. A box too small to hold a readable
+    tag without hiding the writing carries it on top, as a tab, where no other box is. PNG bytes."""
     import cv2
 
     r = PX_PER_MM
+    font, tab_scale = cv2.FONT_HERSHEY_SIMPLEX, 0.6  # smaller text is hard to read at 8 px/mm
     image = cv2.cvtColor(result.page, cv2.COLOR_GRAY2BGR)
+    boxes = {cid: [v * r for v in cell.bounds] for cid, cell in result.sheet.cells.items()}
     for cid, read in result.reads.items():
         dx, dy = read.offset_mm  # where the box really was: a curled page moves boxes a little
         x0, y0, x1, y1 = result.sheet.cells[cid].bounds
@@ -178,9 +182,20 @@ def annotate(result: PhotoRead) -> bytes:
         text = "" if read.value in (None, False) else ("v" if read.value is True else _toml_value(read.value).strip('"'))
         if read.unsure:
             text += "?"
-        if text:
-            scale = max(0.5, (y1 - y0) * r / 60)
-            cv2.putText(image, text, (p1[0] + 2, p1[1] - 2), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 2,
+        if text:  # inside: as big as fits in a quarter of the box's height and in its width
+            (w, h), _ = cv2.getTextSize(text, font, 1.0, 2)
+            scale = min((p1[1] - p0[1]) / 4 / h, (p1[0] - p0[0] - 8) / w, 1.0)
+            top = p0[1]
+            if scale < tab_scale:  # a tab on top, if it lands on no other box
+                (w, h), _ = cv2.getTextSize(text, font, tab_scale, 2)
+                x0, y0 = p1[0] - w - 6, p0[1] - h - 6
+                if not any(b[0] < p1[0] and b[2] > x0 and b[1] < p0[1] and b[3] > y0
+                           for other, b in boxes.items() if other != cid):
+                    scale, top = tab_scale, y0
+            (w, h), _ = cv2.getTextSize(text, font, scale, 2)
+            left = max(p1[0] - w - 6, p0[0]) if top == p0[1] else p1[0] - w - 6
+            cv2.rectangle(image, (left, top), (p1[0], top + h + 6), colour, -1)
+            cv2.putText(image, text, (left + 3, top + h + 3), font, scale, (255, 255, 255), 2 if scale >= 0.5 else 1,
                         cv2.LINE_AA)
     ok, png = cv2.imencode(".png", image)
     return png.tobytes()
