@@ -56,7 +56,9 @@ def games() -> None:
 @click.option("--variant", default=None, help="A variant of the game, or 'all' for every one.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
 @click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pdf", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="pdf (one file, every page), svg or png (one file per page); "
+                   "default: the -o name's extension, else pdf.")
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
               help="Pages of each variant (PDF only).")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
@@ -67,6 +69,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     from rnwprint.games import check_variant, get_game
     from rnwprint.output import DEFAULT_DIR
 
+    fmt = _format_of(target, fmt, FORMATS, "pdf")
     g = get_game(game)
     variants = list(g.variants) if variant == "all" else [check_variant(g, variant or g.default_variant)]
     sheets = [g.build(v, lang, page) for v in variants]
@@ -146,6 +149,10 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
         raise click.UsageError("-o and --annotate write one photo's result: give one photo with them")
     if target and annotate and same_file(target, annotate):
         raise click.UsageError("-o and --annotate name the same file: give each its own")
+    if target:
+        _format_of(target, None, ("toml",), "toml")
+    if annotate:
+        _format_of(annotate, None, ("png",), "png", "--annotate")
     for out in (target, annotate):
         if out:
             check_target(out, photos)  # refused before the slow read
@@ -226,7 +233,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     rolling_rules.load_board(game)  # checks the game name
     turns = rolling_rules.roll_game(seed)
     if target is not None:  # written first: a failed write prints nothing but the error
-        if target.suffix.lower() == ".json":
+        if _format_of(target, None, ("toml", "json"), "toml") == "json":
             text = rolling_rules.log_json(game, turns, seed)
         else:
             text = rolling_rules.log_text(game, turns, lang, seed)
@@ -262,7 +269,9 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
 @click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pdf", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+              help="pdf (one file, every page), svg or png (one file per page); "
+                   "default: the -o name's extension, else pdf.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
@@ -275,6 +284,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.layout.page import MARGIN
     from rnwprint.output import DEFAULT_DIR
 
+    fmt = _format_of(target, fmt, FORMATS, "pdf")
     sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
                                         ("--builtin", builtin), ("--code", code)) if given]
     if len(sources) != 1:
@@ -328,6 +338,31 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
     _write_sheets(sheets, fmt, target, variants, (ascii_file, picture))
+
+
+# extensions that name a format: a file so named must hold that format
+_NAMED_FORMATS = {"pdf", "svg", "png", "jpg", "jpeg", "gif", "webp", "tif", "tiff", "bmp", "heic", "eps", "ps",
+                  "toml", "json", "txt", "csv", "html", "xml", "yaml", "yml"}
+
+
+def _format_of(target: pathlib.Path | None, given: str | None, formats, default: str, option: str = "-o") -> str:
+    """The format to write: --format, else the output name's extension, else `default`.
+    A name whose extension is a format this command does not write, or contradicts
+    --format, is refused: a file must hold what its name says."""
+    named = target.suffix.lower().lstrip(".") if target is not None else ""
+    if named not in _NAMED_FORMATS:
+        return given or default
+    if named not in formats:
+        raise RnwError(f"a .{named} name, but this writes {_either([f.upper() for f in formats])}: "
+                       f"name it {_either(['.' + f for f in formats])}", f"{option} {target}")
+    if given and given != named:
+        raise RnwError(f"the name says {named.upper()} but --format says {given.upper()}: drop --format or "
+                       f"name the file .{given}", f"{option} {target}")
+    return named
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str], inputs=()) -> None:

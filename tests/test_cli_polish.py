@@ -1,0 +1,73 @@
+"""The command line as a new user meets it (issue 16): formats from file names, one JSON
+convention, reports in the user's language, templates, options that would do nothing,
+help and forgiving choices."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+PDF, PNG, SVG = b"%PDF", b"\x89PNG", b"<svg"
+
+
+def test_sheet_format_follows_the_output_name(cli, tmp_path):
+    png, svg = tmp_path / "x.png", tmp_path / "y.SVG"
+    assert cli("sheet", "twenty-one", "-o", png).code == 0
+    assert cli("sheet", "twenty-one", "-o", svg).code == 0
+    assert png.read_bytes().startswith(PNG)
+    assert svg.read_bytes().lstrip().startswith(b"<?xml") or svg.read_bytes().lstrip().startswith(SVG)
+
+
+def test_sheet_without_extension_or_format_is_pdf(cli, tmp_path):
+    out = tmp_path / "plain"
+    assert cli("sheet", "twenty-one", "-o", out).code == 0
+    assert out.read_bytes().startswith(PDF)
+
+
+def test_format_contradicting_the_name_is_refused(cli, tmp_path):
+    out = tmp_path / "y.pdf"
+    result = cli("sheet", "twenty-one", "--format", "png", "-o", out)
+    assert result.code == 2 and not out.exists()
+    assert "y.pdf: the name says PDF but --format says PNG" in result.err
+
+
+def test_format_agreeing_with_the_name_is_written(cli, tmp_path):
+    out = tmp_path / "z.png"
+    assert cli("sheet", "twenty-one", "--format", "png", "-o", out).code == 0
+    assert out.read_bytes().startswith(PNG)
+
+
+def test_tower_sheet_named_png_is_a_png(cli, tmp_path):
+    out = tmp_path / "eiffel.png"
+    assert cli("tower", "--builtin", "eiffel", "-o", out).code == 0
+    assert out.read_bytes().startswith(PNG)
+
+
+@pytest.mark.parametrize("args", [("sheet", "twenty-one", "-o"), ("tower", "--builtin", "oak", "-o")])
+def test_sheet_named_jpg_is_refused(cli, tmp_path, args):
+    out = tmp_path / "x.jpg"
+    result = cli(*args, out)
+    assert result.code == 2 and not out.exists()
+    assert "a .jpg name, but this writes PDF, SVG or PNG: name it .pdf, .svg or .png" in result.err
+
+
+def test_read_annotate_named_jpg_is_refused_before_reading(cli, tmp_path):
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"not read: the name is refused first")
+    result = cli("read", photo, "--annotate", tmp_path / "checked.jpg")
+    assert result.code == 2
+    assert "--annotate" in result.err and "a .jpg name, but this writes PNG: name it .png" in result.err
+
+
+def test_read_output_named_json_is_refused(cli, tmp_path):
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"x")
+    result = cli("read", photo, "-o", tmp_path / "mine.json")
+    assert result.code == 2 and "a .json name, but this writes TOML: name it .toml" in result.err
+
+
+def test_roll_log_named_yaml_is_refused(cli, tmp_path):
+    result = cli("roll", "rolling-america", "--seed", "1", "-o", tmp_path / "game.yaml")
+    assert result.code == 2 and "name it .toml or .json" in result.err
+    assert result.out == ""
