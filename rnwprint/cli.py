@@ -97,7 +97,7 @@ def template(game: str, variant: str | None, lang: str) -> None:
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per file.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
               help="Language of the report.")
 @click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
@@ -135,7 +135,7 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
               help="Write the typed-in sheet file read (TOML) here; one photo only.")
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per photo.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
          as_json: bool) -> None:
     """Read photos of finished sheets into typed-in sheet files, flagging unsure cells."""

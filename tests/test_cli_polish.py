@@ -5,6 +5,7 @@ help and forgiving choices."""
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
@@ -71,3 +72,26 @@ def test_roll_log_named_yaml_is_refused(cli, tmp_path):
     result = cli("roll", "rolling-america", "--seed", "1", "-o", tmp_path / "game.yaml")
     assert result.code == 2 and "name it .toml or .json" in result.err
     assert result.out == ""
+
+
+README = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+MINE = 'game = "twenty-one"\nvariant = "A"\n[cells]\nR1C1 = 6\nR1C4 = 5\n'
+OTHER = 'game = "twenty-one"\n[cells]\nR1C1 = 6\n'
+
+
+def test_audit_json_prints_one_compact_object_per_line(cli, write):
+    result = cli("audit", write("mine.toml", MINE), write("other.toml", OTHER), "--json")
+    lines = result.out.splitlines()
+    assert result.code == 1 and len(lines) == 2
+    reports = [json.loads(line) for line in lines]
+    assert [r["valid"] for r in reports] == [False, True]
+    assert [r["score"] for r in reports] == [12, 7]  # 6 + 5 + bonus 1; 6 + bonus 1
+
+
+def test_readme_json_example_is_what_audit_prints(cli, write, monkeypatch, tmp_path):
+    block = README.split("```jsonl\n", 1)[1].split("```", 1)[0]
+    shown = [json.loads(line) for line in block.splitlines()]
+    monkeypatch.chdir(tmp_path)
+    write("mine.toml", MINE), write("other.toml", OTHER)
+    printed = cli("audit", "mine.toml", "other.toml", "--json").out.splitlines()
+    assert [json.loads(line) for line in printed] == shown

@@ -52,7 +52,8 @@ class Report:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+        """One line (JSON Lines: a batch prints one object per line)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
 
     def to_text(self, lang: str) -> str:
         lines = [t(lang, "audit.file", game=self.game, variant=self.variant, source=self.source)]
