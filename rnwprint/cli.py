@@ -282,6 +282,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.games import tower_sim
     from rnwprint.geo.tower import check_fits, encode, format_ascii, from_picture
     from rnwprint.layout.page import MARGIN
+    from rnwprint.locale import t as tr
     from rnwprint.output import DEFAULT_DIR
 
     fmt = _format_of(target, fmt, FORMATS, "pdf")
@@ -318,12 +319,12 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
             check_fits(t, box_w, box_h, rtt.MIN_SQUARE, label, page.upper())
     if show:
         for label, t in zip(labels, towers):
-            click.echo(f"# {label}: {len(t)} squares, code {encode(t)}")
+            click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=rtt.counted(lang, 'squares', len(t)), code=encode(t))}")
             click.echo(format_ascii(t), nl=False)
         return
     if rate:
         for label, t in zip(labels, towers):
-            click.echo(rtt.rating_line(label, t, descending, games or tower_sim.RATING_GAMES))
+            click.echo(rtt.rating_line(label, t, descending, games or tower_sim.RATING_GAMES, lang))
         return
     if builtin:
         variants = [builtin + (rtt.DESC if descending else "")]

@@ -95,3 +95,65 @@ def test_readme_json_example_is_what_audit_prints(cli, write, monkeypatch, tmp_p
     write("mine.toml", MINE), write("other.toml", OTHER)
     printed = cli("audit", "mine.toml", "other.toml", "--json").out.splitlines()
     assert [json.loads(line) for line in printed] == shown
+
+
+def test_spanish_audit_report_is_spanish_with_singular_and_plural(cli, write):
+    one = cli("audit", write("mine.toml", MINE), "--lang", "es")
+    assert one.out.splitlines() == ["Hoja: twenty-one A (" + str(write("mine.toml", MINE)) + ")",
+                                    "1 regla incumplida:",
+                                    "  over-field  R1C4: 5 es mayor que el 3 del campo",
+                                    "Puntuación: 12"]
+    two = cli("audit", write("two.toml", MINE + "R1C5 = 6\n"), "--lang", "es")
+    assert "2 reglas incumplidas:" in two.out
+    assert "1 rule broken:" in cli("audit", write("mine.toml", MINE)).out
+
+
+def test_spanish_report_writes_decimals_with_a_comma():
+    from rnwprint.audit.report import Report
+
+    report = Report("twenty-one", "A", "photo.jpg", 0, coarse_photo=2.5)
+    assert "2,5 px/mm" in report.to_text("es") and "2.5 px/mm" in report.to_text("en")
+
+
+def test_tower_rate_speaks_spanish(cli):
+    result = cli("tower", "--builtin", "burj", "--rate", "--games", "50", "--lang", "es", "--descending")
+    assert result.code == 0
+    line = result.out.strip()
+    assert line.startswith("burj: 13 casillas, 7 filas, regla descendente; 50 partidas: media ")
+    mean = line.split("media ")[1].split(" tiradas")[0]
+    assert "," in mean and "." not in mean
+    assert "percentil 10" in line and "percentil 90" in line and "squares" not in line
+
+
+def test_tower_show_speaks_spanish_and_counts_one_square(cli, tmp_path):
+    drawing = tmp_path / "one.txt"
+    drawing.write_text("[]\n")
+    assert cli("tower", "--ascii", drawing, "--show", "--lang", "es").out.startswith(f"# {drawing}: 1 casilla, código ")
+    assert cli("tower", "--ascii", drawing, "--show", "--lang", "en").out.startswith(f"# {drawing}: 1 square, code ")
+
+
+def test_tower_rate_of_one_square_says_square_and_row(cli, tmp_path):
+    drawing = tmp_path / "one.txt"
+    drawing.write_text("[]\n")
+    result = cli("tower", "--ascii", drawing, "--rate", "--games", "1", "--lang", "en")
+    assert result.out.startswith(f"{drawing}: 1 square, 1 row; 1 game: mean 1.00 rounds")
+
+
+def test_spanish_game_log_names_the_dice_in_spanish_and_reads_back(cli, tmp_path):
+    log = tmp_path / "partida.toml"
+    assert cli("roll", "rolling-espana", "--seed", "3", "--lang", "es", "-o", log).code == 0
+    text = log.read_text(encoding="utf-8")
+    assert 'die = "azul"' in text and "dice = { azul = 5, morado = 2 }" in text  # seed 3's first turn
+    assert not any(f'"{die}"' in text for die in ("red", "blue", "green", "yellow", "orange", "purple", "white"))
+
+
+def test_spanish_game_log_with_moves_round_trips(tmp_path):
+    from rnwprint.games.rolling_rules import Turn, Write, load_board, load_log, log_text, roll_game
+
+    board = load_board("rolling-espana")
+    played = [Turn(t.number, t.round, t.dice, tuple(Write(die, nothing=True) for die, _ in t.dice))
+              for t in roll_game(3)[:2]]
+    path = tmp_path / "log.toml"
+    path.write_text(log_text("rolling-espana", played, "es", 3), encoding="utf-8")
+    assert 'die = "morado"\nnothing = true' in path.read_text(encoding="utf-8")
+    assert load_log(path, board).turns == tuple(played)

@@ -503,7 +503,7 @@ def test_random_count_makes_one_pdf_of_different_towers(cli, tmp_path):
 
 
 def test_rate_prints_the_figures(cli):
-    result = cli("tower", "--builtin", "burj", "--rate", "--games", "50")
+    result = cli("tower", "--builtin", "burj", "--rate", "--games", "50", "--lang", "en")
     assert result.code == 0
     assert result.out.strip() == ("burj: 13 squares, 7 rows; 50 games: mean 8.82 rounds, 10th percentile 6, "
                                   "90th percentile 11; ★☆☆☆☆ (1/5)")

@@ -6,7 +6,13 @@ import json
 from dataclasses import dataclass, field
 
 from rnwprint.locale import t
-from rnwprint.photo import coarse_advice
+from rnwprint.photo import ADVISED_PX_PER_MM
+
+
+def decimal(value: float, spec: str, lang: str) -> str:
+    """A number as the language writes it: 2.5 in English, 2,5 in Spanish."""
+    text = format(value, spec)
+    return text.replace(".", ",") if lang == "es" else text
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,8 @@ class Report:
         if self.valid:
             lines.append(t(lang, "audit.valid"))
         else:
-            lines.append(t(lang, "audit.violations", count=len(self.violations)))
+            key = "audit.violations_1" if len(self.violations) == 1 else "audit.violations"
+            lines.append(t(lang, key, count=len(self.violations)))
             width = max(len(v.rule) for v in self.violations)
             lines += [f"  {v.rule:<{width}}  {v.message}" + (" (?)" if self.rests_on_unsure(v) else "")
                       for v in self.violations]
@@ -68,7 +75,8 @@ class Report:
         if self.unsure:
             lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
         if self.coarse_photo:
-            lines.append(coarse_advice(self.coarse_photo, lang))
+            lines.append(t(lang, "audit.coarse_photo", px=decimal(self.coarse_photo, ".1f", lang),
+                           good=f"{ADVISED_PX_PER_MM:.0f}"))
         if self.damaged_photo:
             lines.append(t(lang, "audit.damaged_photo", what=self.damaged_photo))
         return "\n".join(lines)

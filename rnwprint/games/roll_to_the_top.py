@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import dataclass
 
 from rnwprint.audit.entries import Entries
-from rnwprint.audit.report import Report, Violation
+from rnwprint.audit.report import Report, Violation, decimal
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.game import Game
@@ -416,12 +416,18 @@ def _layout(towers, lang, page, descending, progress, rated_elsewhere, ratings) 
     return sheets
 
 
-def rating_line(label: str, tower: Tower, descending: bool, games: int) -> str:
+def rating_line(label: str, tower: Tower, descending: bool, games: int, lang: str = "en") -> str:
     r = tower_sim.rate(tower, descending, games)
-    rule = ", descending" if descending else ""
-    return (f"{label}: {len(tower)} squares, {tower.rows} rows{rule}; {r.games} games: mean {r.mean:.2f} rounds, "
-            f"10th percentile {r.p10:g}, 90th percentile {r.p90:g}; {'★' * r.stars}{'☆' * (5 - r.stars)} "
-            f"({r.stars}/5)")
+    return t(lang, f"{NAME}.rating", label=label, squares=counted(lang, "squares", len(tower)),
+             rows=counted(lang, "rows", tower.rows), rule=t(lang, f"{NAME}.rating_descending") if descending else "",
+             games=counted(lang, "games", r.games), mean=decimal(r.mean, ".2f", lang),
+             p10=decimal(r.p10, "g", lang), p90=decimal(r.p90, "g", lang),
+             stars="★" * r.stars + "☆" * (5 - r.stars), n=r.stars)
+
+
+def counted(lang: str, key: str, n: int) -> str:
+    """"1 square", "2 squares" ("1 casilla", "2 casillas")."""
+    return t(lang, f"{NAME}.{key}_{'1' if n == 1 else 'n'}", n=n)
 
 
 # --- the rules --------------------------------------------------------------------------

@@ -353,13 +353,13 @@ def log_text(game_name: str, turns: list[Turn], lang: str = "en", seed: int | No
     lines += ["", f"game = {_toml_str(game_name)}"]
     if seed is not None:
         lines.append(f"seed = {seed}")
-    for turn in turns:
-        dice = ", ".join(f"{die} = {face}" for die, face in turn.dice)
+    for turn in turns:  # dice by the language's names (the reader takes either language's)
+        dice = ", ".join(f"{_colour(lang, die)} = {face}" for die, face in turn.dice)
         lines += ["", f"[[turn]]  # {t(lang, _R + 'turn', turn=turn.number)}",
                   f"round = {turn.round}", f"dice = {{ {dice} }}"]
         if turn.writes:
             for w in turn.writes:
-                lines += ["[[turn.write]]", f"die = {_toml_str(w.die)}"]
+                lines += ["[[turn.write]]", f"die = {_toml_str(_colour(lang, w.die))}"]
                 for key in ("cell", "x", "dupe_cell"):
                     if getattr(w, key) is not None:
                         lines.append(f"{key} = {_toml_str(getattr(w, key))}")
@@ -369,7 +369,7 @@ def log_text(game_name: str, turns: list[Turn], lang: str = "en", seed: int | No
         else:
             for die, face in turn.dice:
                 hint = t(lang, _R + "log_write_hint", die=_colour(lang, die), face=face)
-                lines += ["[[turn.write]]", f"die = {_toml_str(die)}", f'cell = ""  # {hint}']
+                lines += ["[[turn.write]]", f"die = {_toml_str(_colour(lang, die))}", f'cell = ""  # {hint}']
     return "\n".join(lines) + "\n"
 
 
