@@ -92,7 +92,9 @@ def template(game: str, variant: str | None, lang: str) -> None:
     from rnwprint.games import check_variant, get_game
 
     g = get_game(game)
-    click.echo(blank_file(g, check_variant(g, variant or g.default_variant), lang), nl=False)
+    if variant == "all":
+        raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
+    click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
 
 
 @cli.command()

@@ -157,3 +157,34 @@ def test_spanish_game_log_with_moves_round_trips(tmp_path):
     path.write_text(log_text("rolling-espana", played, "es", 3), encoding="utf-8")
     assert 'die = "morado"\nnothing = true' in path.read_text(encoding="utf-8")
     assert load_log(path, board).turns == tuple(played)
+
+
+def test_template_variant_all_is_refused_and_all_is_not_offered(cli):
+    result = cli("template", "twenty-one", "--variant", "all")
+    assert result.code == 2
+    assert result.err.strip() == ("rnwprint: --variant all: a template is the file of one sheet: "
+                                  "name one of A, B, C, D, E, F")
+    unknown = cli("template", "twenty-one", "--variant", "Z")
+    assert unknown.code == 2 and unknown.err.strip().endswith("choose one of: A, B, C, D, E, F")
+
+
+def test_sheet_still_offers_all(cli, tmp_path):
+    assert cli("sheet", "twenty-one", "--variant", "Z", "-o", tmp_path / "x.pdf").err.strip().endswith("or all")
+
+
+@pytest.mark.parametrize("lang, no_cross", [("en", 'this game has no crosses: an "X" is reported as a broken rule'),
+                                            ("es", 'en este juego no se tacha: una "X" se señala como regla incumplida')])
+def test_roll_to_the_top_template_does_not_offer_crossing_out(cli, lang, no_cross):
+    out = cli("template", "roll-to-the-top", "--lang", lang).out
+    assert no_cross in out
+    assert '"X" for crossed out' not in out and '"X" si está tachada' not in out
+
+
+def test_an_x_in_roll_to_the_top_is_a_broken_rule(cli, write):
+    path = write("x.toml", 'game = "roll-to-the-top"\nvariant = "burj"\n[cells]\nA1 = "X"\n')
+    result = cli("audit", path, "--json")
+    assert result.code == 1 and json.loads(result.out)["violations"][0]["rule"] == "bad-value"
+
+
+def test_twenty_one_template_still_offers_crossing_out(cli):
+    assert '"X" for crossed out' in cli("template", "twenty-one", "--lang", "en").out

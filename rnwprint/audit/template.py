@@ -8,7 +8,10 @@ from rnwprint.locale import t
 
 def blank_file(game: Game, variant: str, lang: str) -> str:
     sheet = game.build(variant, lang, "a4")
-    values = t(lang, "audit.template_values_guarded" if game.allows_guarded else "audit.template_values")
+    try:  # a game may say what its cells take (Roll to the Top: no crosses)
+        values = t(lang, f"{game.name}.template_values")
+    except KeyError:
+        values = t(lang, "audit.template_values_guarded" if game.allows_guarded else "audit.template_values")
     lines = [
         f"# {t(lang, 'audit.template_intro', title=game.title, variant=variant)}",
         f"# ({values}); {t(lang, 'audit.template_check')}",

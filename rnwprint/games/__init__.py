@@ -17,7 +17,8 @@ def get_game(name: str, where: str = "GAME") -> Game:
         raise RnwError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}", where) from None
 
 
-def check_variant(game: Game, variant: str, where: str = "--variant") -> str:
+def check_variant(game: Game, variant: str, where: str = "--variant", all_too: bool = True) -> str:
+    """The variant as the game names it; `all_too`: whether the error offers `all` (for every one)."""
     if variant not in game.variants and game.custom_variant is not None:
         try:
             custom = game.custom_variant(variant, {})
@@ -27,5 +28,5 @@ def check_variant(game: Game, variant: str, where: str = "--variant") -> str:
             return custom
     if variant not in game.variants:
         raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
-                       f"{', '.join(game.variants)} or all", where)
+                       f"{', '.join(game.variants)}{' or all' if all_too else ''}", where)
     return variant
