@@ -114,6 +114,33 @@ def mutants(source: str):
             undo()
 
 
+def functions(source: str) -> list[tuple[int, int, str]]:
+    """(first line, last line, name) of every top-level function and method."""
+    spans = []
+    for node in ast.parse(source).body:
+        inner = node.body if isinstance(node, ast.ClassDef) else [node]
+        for f in inner:
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{node.name}.{f.name}" if f is not node else f.name
+                spans.append((f.lineno, f.end_lineno, name))
+    return spans
+
+
+def by_function(source: str, lines: list[int], survived: list[int]) -> dict[str, list[int]]:
+    """Function name (or "module level") -> [mutants, survivors]."""
+    spans = functions(source)
+    table: dict[str, list[int]] = {}
+
+    def name(line):
+        return next((n for a, b, n in spans if a <= line <= b), "module level")
+
+    for line in lines:
+        table.setdefault(name(line), [0, 0])[0] += 1
+    for line in survived:
+        table[name(line)][1] += 1
+    return table
+
+
 def _copy_project(dest: pathlib.Path) -> None:
     for name in ("rnwprint", "tests", "pyproject.toml", "README.md", ".ci"):
         src = ROOT / name
@@ -169,11 +196,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\r{k}/{len(todo)}", end="", file=sys.stderr, flush=True)
         target.write_text(source, encoding="utf-8")
     caught = len(todo) - len(survivors)
-    print(f"\n{module}: {len(todo)} mutants, {caught} caught, {len(survivors)} survived, "
+    table = by_function(source, [m[0] for m in todo], [s["line"] for s in survivors])
+    print()
+    for name, (count, alive) in table.items():
+        print(f"  {name:<40} {count:4d} mutants, {alive:3d} survived")
+    print(f"{module}: {len(todo)} mutants, {caught} caught, {len(survivors)} survived, "
           f"score {100 * caught / max(1, len(todo)):.1f} %")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps({"module": str(module), "mutants": len(todo),
-                                                       "survivors": survivors}, indent=1))
+                                                       "by_function": table, "survivors": survivors}, indent=1))
     return 0
 
 
