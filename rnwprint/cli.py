@@ -70,6 +70,8 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     from rnwprint.output import DEFAULT_DIR
 
     fmt = _format_of(target, fmt, FORMATS, "pdf")
+    _idle("--copies", fmt != "pdf", f"puts copies into one PDF; {fmt.upper()} writes each sheet once, a file a "
+                                    "page: drop --copies or write a PDF")
     g = get_game(game)
     variants = list(g.variants) if variant == "all" else [check_variant(g, variant or g.default_variant)]
     sheets = [g.build(v, lang, page) for v in variants]
@@ -290,11 +292,21 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     fmt = _format_of(target, fmt, FORMATS, "pdf")
     sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
                                         ("--builtin", builtin), ("--code", code)) if given]
-    if len(sources) != 1:
+    if len(sources) > 1:
+        raise click.UsageError(f"give only one source: {_either(sources).replace(' or ', ' and ')} were given")
+    if not sources:
         raise click.UsageError("say where the tower comes from: one of --ascii, --picture, --random, "
                                "--builtin, --code")
-    if count > 1 and not random_towers:
-        raise click.UsageError("--count makes several random towers: use it with --random")
+    _idle("--columns", not picture, "sets the squares across a picture's shape: use it with --picture")
+    for option in ("--seed", "--squares", "--shape", "--max-width", "--count"):
+        _idle(option, not random_towers, "is for random towers, so it would do nothing here: use it with --random")
+    _idle("--games", not rate, "sets how many games --rate simulates: use it with --rate")
+    if rate and show:
+        raise click.UsageError("give only one of --rate and --show")
+    _idle("--descending", show, "changes the rule, not the drawing --show prints: drop one of them")
+    for option in ("--format", "-o"):
+        _idle(option, rate or show, "writes a sheet, and --rate and --show print instead: drop one of them")
+    _idle("--page", show, "sizes a sheet, and --show prints the drawing instead: drop one of them")
     if random_towers:
         towers = rtt.random_towers(seed, count, squares, shape, max_width)
         labels = [f"random-s{seed}" + (f"-{k + 1}" if count > 1 else "") for k in range(count)]
@@ -362,6 +374,14 @@ def _format_of(target: pathlib.Path | None, given: str | None, formats, default:
         raise RnwError(f"the name says {named.upper()} but --format says {given.upper()}: drop --format or "
                        f"name the file .{given}", f"{option} {target}")
     return named
+
+
+def _idle(option: str, idle: bool, why: str) -> None:
+    """Refuse an option typed on the command line that would change nothing here."""
+    ctx = click.get_current_context()
+    param = next(p for p in ctx.command.params if option in p.opts)
+    if idle and ctx.get_parameter_source(param.name) is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError(f"{option} {why}")
 
 
 def _either(words: list[str]) -> str:

@@ -188,3 +188,50 @@ def test_an_x_in_roll_to_the_top_is_a_broken_rule(cli, write):
 
 def test_twenty_one_template_still_offers_crossing_out(cli):
     assert '"X" for crossed out' in cli("template", "twenty-one", "--lang", "en").out
+
+
+def test_two_tower_sources_are_refused_as_two(cli):
+    result = cli("tower", "--random", "--builtin", "eiffel")
+    assert result.code == 2
+    assert result.err.strip() == "rnwprint: give only one source: --random and --builtin were given"
+
+
+@pytest.mark.parametrize("args, reason", [
+    (("--builtin", "eiffel", "--seed", "3"), "--seed is for random towers, so it would do nothing here"),
+    (("--builtin", "eiffel", "--squares", "20"), "--squares is for random towers"),
+    (("--code", "V", "--shape", "tree"), "--shape is for random towers"),
+    (("--builtin", "oak", "--count", "1"), "--count is for random towers"),
+    (("--random", "--columns", "4"), "--columns sets the squares across a picture's shape: use it with --picture"),
+    (("--builtin", "oak", "--games", "4"), "--games sets how many games --rate simulates: use it with --rate"),
+    (("--builtin", "oak", "--rate", "--show"), "give only one of --rate and --show"),
+    (("--builtin", "oak", "--show", "--descending"), "--descending changes the rule, not the drawing"),
+    (("--builtin", "oak", "--show", "--format", "png"), "--format writes a sheet, and --rate and --show print"),
+    (("--builtin", "oak", "--rate", "-o", "x.pdf"), "-o writes a sheet, and --rate and --show print"),
+    (("--builtin", "oak", "--show", "--page", "letter"), "--page sizes a sheet"),
+])
+def test_tower_options_that_would_do_nothing_are_refused(cli, tmp_path, monkeypatch, args, reason):
+    monkeypatch.chdir(tmp_path)
+    result = cli("tower", *args)
+    assert result.code == 2 and reason in result.err
+    assert result.out == "" and not any(tmp_path.iterdir())
+
+
+def test_tower_columns_with_ascii_is_refused(cli, tmp_path):
+    drawing = tmp_path / "t.txt"
+    drawing.write_text("[][]\n")
+    result = cli("tower", "--ascii", drawing, "--columns", "4", "--show")
+    assert result.code == 2 and "--columns sets the squares across a picture's shape" in result.err
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_copies_of_a_picture_format_are_refused(cli, tmp_path, fmt):
+    result = cli("sheet", "twenty-one", "--copies", "2", "--format", fmt, "-o", tmp_path / f"x.{fmt}")
+    assert result.code == 2 and not any(tmp_path.iterdir())
+    assert f"--copies puts copies into one PDF; {fmt.upper()} writes each sheet once" in result.err
+
+
+def test_default_values_given_by_nobody_are_not_refused(cli, tmp_path):
+    drawing = tmp_path / "t.txt"
+    drawing.write_text("[][]\n")
+    assert cli("tower", "--ascii", drawing, "--show", "--lang", "en").code == 0  # --columns 8, --seed 1 unused
+    assert cli("sheet", "twenty-one", "--format", "png", "-o", tmp_path / "x.png").code == 0  # --copies 1

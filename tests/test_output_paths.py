@@ -206,7 +206,7 @@ def test_read_with_an_empty_annotate_path_says_it_is_empty(cli, tmp_path, photo)
 
 @pytest.mark.parametrize("option", ["-o", "--annotate"])
 def test_read_refuses_to_write_over_its_own_photo(cli, tmp_path, photo, option):
-    path = tmp_path / "p.jpg"
+    path = tmp_path / "p"  # no extension: a .jpg name would be refused first, for its extension
     path.write_bytes(photo)
     result = cli("read", path, option, path)
     assert result.code == 2
@@ -216,12 +216,12 @@ def test_read_refuses_to_write_over_its_own_photo(cli, tmp_path, photo, option):
 
 def test_read_refuses_the_photo_spelt_another_way(cli, tmp_path, photo, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    pathlib.Path("p.jpg").write_bytes(photo)
-    pathlib.Path("link.jpg").symlink_to("p.jpg")
-    for other in ("./p.jpg", "link.jpg", str(tmp_path / "p.jpg")):
-        result = cli("read", "p.jpg", "-o", other)
+    pathlib.Path("p").write_bytes(photo)  # no extension: a .jpg name would be refused first
+    pathlib.Path("link").symlink_to("p")
+    for other in ("./p", "link", str(tmp_path / "p")):
+        result = cli("read", "p", "-o", other)
         assert result.code == 2 and "refusing to write over it" in result.err, other
-    assert pathlib.Path("p.jpg").read_bytes() == photo and pathlib.Path("link.jpg").is_symlink()
+    assert pathlib.Path("p").read_bytes() == photo and pathlib.Path("link").is_symlink()
 
 
 def test_read_refuses_one_file_for_both_outputs(cli, tmp_path, photo):
@@ -233,7 +233,7 @@ def test_read_refuses_one_file_for_both_outputs(cli, tmp_path, photo):
 
 
 def test_tower_refuses_to_write_over_its_ascii_drawing(cli, tmp_path):
-    drawing = tmp_path / "tower.txt"
+    drawing = tmp_path / "tower"  # no extension: a .txt name would be refused first
     drawing.write_text("  []\n [][]\n[][][]\n", encoding="utf-8")
     result = cli("tower", "--ascii", drawing, "--format", "svg", "-o", drawing)
     assert result.code == 2 and "refusing to write over it" in result.err

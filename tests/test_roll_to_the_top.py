@@ -511,7 +511,7 @@ def test_rate_prints_the_figures(cli):
 
 @pytest.mark.parametrize("args, reason", [
     ((), "say where the tower comes from"),
-    (("--ascii", "a.txt", "--random"), "say where the tower comes from"),
+    (("--ascii", "a.txt", "--random"), "give only one source: --ascii and --random were given"),
     (("--builtin", "pyramid", "--count", "3"), "use it with --random"),
     (("--builtin", "louvre"), "unknown built-in tower 'louvre'"),
     (("--code", "!!"), "neither a tower drawing"),
