@@ -209,7 +209,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         if key not in keys:
             problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
     variant = data.get("variant", game.default_variant)
-    if not isinstance(variant, str) or len(variant) > 40:  # every variant name is short
+    if not isinstance(variant, str) or len(variant) > 500:  # a custom tower's code included
         raise RnwError(f"{_show(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}

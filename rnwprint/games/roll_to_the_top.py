@@ -4,8 +4,8 @@ Towers are geometry (rnwprint.geo.tower); the built-in challenges are data in
 templates/towers.toml. A variant names the tower and the rule:
 
 - a built-in challenge by its id (``burj``, ``eiffel`` …; the first is the easiest);
-- a custom tower as ``t.`` + its short code (rnwprint.geo.tower.encode), so the identity QR
-  alone rebuilds the exact sheet;
+- a custom tower as ``t.`` + its code (rnwprint.geo.tower.encode), so the identity QR
+  alone rebuilds the exact sheet, in any process;
 - either one + ``-desc`` for the descending rule (each number ≤ the ones it rests on).
 
 `rnwprint sheet roll-to-the-top --variant all` prints the built-ins (ascending); the
@@ -27,7 +27,7 @@ from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.game import Game
 from rnwprint.games import tower_sim
 from rnwprint.geo.tower import Tower, TowerError, decode, encode, parse_ascii, row_letters
-from rnwprint.layout.page import Box, new_sheet
+from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
@@ -39,6 +39,7 @@ CUSTOM = "t."
 LOW, HIGH = 1, tower_sim.HIGHEST
 MIN_SQUARE = 7.0  # mm: smaller squares do not take two handwritten digits
 MAX_SQUARE = 15.0  # mm
+TITLE_ROOM = 160.0  # mm between the top markers (A4; Letter has 6 more)
 
 INK = "#1a1a1a"
 GREY = "#8c8c8c"
@@ -96,27 +97,24 @@ VARIANTS = tuple(tid for tid, *_ in _entries())  # towers are built (and checked
 
 # --- variants ---------------------------------------------------------------------------
 #
-# The identity QR holds at most 53 bytes (version 3, 0.9 mm modules), "rnwprint:roll-to-the-top:"
-# and ":es:letter:1" take 37 of them: a variant has 16 characters. A custom tower's code is
-# longer, so its variant is "t." + an 8-character hash of the code; the sheet prints the
-# full code, and a typed-in file gives the tower (drawing or code) under `tower`.
-
-_CUSTOM: dict[str, Tower] = {}  # custom towers met in this process, by variant (without -desc)
-_HASH_DIGITS = "0123456789abcdefghjkmnpqrstvwxyz"  # no i, l, o, u: easy to copy by hand
-
-
-def custom_base(tower: Tower) -> str:
-    import hashlib
-
-    n = int.from_bytes(hashlib.sha256(encode(tower).encode()).digest()[:5], "big")
-    return CUSTOM + "".join(_HASH_DIGITS[(n >> (5 * k)) & 31] for k in range(7, -1, -1))
+# A custom tower's variant is "t." + its code: the identity QR holds it (a bigger QR code for
+# a long one, see layout.page.qr_rows), so a photo alone rebuilds the sheet. A built-in's id
+# has 11 characters at most, so that its identity keeps to the 53 bytes of a version-3 code.
 
 
 def custom_variant_name(tower: Tower, descending: bool = False) -> str:
-    """The variant of a custom tower; registers the tower so the variant can be built."""
-    base = custom_base(tower)
-    _CUSTOM[base] = tower
-    return base + (DESC if descending else "")
+    """The variant of a custom tower: ``t.`` + its code (+ ``-desc``)."""
+    return CUSTOM + encode(tower) + (DESC if descending else "")
+
+
+@functools.lru_cache(maxsize=256)
+def _custom_tower(code: str) -> Tower | None:
+    """The tower of a code (None: not a tower code), checked playable (TowerError)."""
+    try:
+        tower = decode(code)
+    except ValueError:
+        return None
+    return tower.check()
 
 
 def parse_variant(variant: str) -> tuple[Tower, bool, str | None]:
@@ -125,13 +123,16 @@ def parse_variant(variant: str) -> tuple[Tower, bool, str | None]:
     base = variant[: -len(DESC)] if descending else variant
     if base in builtins():
         return builtins()[base].tower, descending, base
-    if base.startswith(CUSTOM) and len(base) == len(CUSTOM) + 8:
-        if base not in _CUSTOM:
-            raise ValueError(f"custom tower {base!r}: give its drawing or the code printed on its sheet "
-                             f"(in a typed-in file: tower = \"CODE\" or the ASCII art)")
-        return _CUSTOM[base], descending, None
+    if base.startswith(CUSTOM):
+        try:
+            tower = _custom_tower(base[len(CUSTOM):])
+        except TowerError as e:
+            raise ValueError(e.message) from None
+        if tower is not None:
+            return tower, descending, None
     raise ValueError(f"unknown variant {variant!r} for {NAME}; choose one of: {', '.join(VARIANTS)} "
-                     f"(add {DESC} for the descending rule), or a custom tower t.XXXXXXXX")
+                     f"(add {DESC} for the descending rule), or a custom tower t.CODE (the code printed "
+                     f"on its sheet)")
 
 
 def tower_from_text(text: str, where: str = "tower") -> Tower:
@@ -147,7 +148,7 @@ def tower_from_text(text: str, where: str = "tower") -> Tower:
 
 
 def custom_variant(variant: str | None, extra: dict) -> str | None:
-    """Game hook: built-in + -desc, t.HASH, and a typed-in file's `tower` / `descending` keys."""
+    """Game hook: built-in + -desc, t.CODE, and a typed-in file's `tower` / `descending` keys."""
     art = extra.get("tower")
     descending = extra.get("descending", False)
     if not isinstance(descending, bool):
@@ -190,6 +191,8 @@ def title_of(variant: str, lang: str) -> str:
         name = builtins()[builtin].names[lang]
     else:
         name = t(lang, f"{NAME}.custom", code=variant.removesuffix(DESC)[len(CUSTOM):])
+        if text_width(name, 16, True) > TITLE_ROOM - text_width(t(lang, f"{NAME}.title") + " — ", 16, True):
+            name = t(lang, f"{NAME}.custom", code="").strip()  # a long code: printed under the legend
     return f"{t(lang, f'{NAME}.title')} — {name}"
 
 
@@ -218,6 +221,10 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     except ValueError as e:
         raise RnwError(str(e), "--variant") from None
     identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
+    if len(identity.encode().encode()) > QR_MAX_BYTES:
+        most = len(variant) - (len(identity.encode().encode()) - QR_MAX_BYTES) - len(CUSTOM + (DESC if descending else ""))
+        raise TowerError(f"too intricate for the sheet's QR code: its code has {len(encode(tower))} characters, "
+                         f"at most {most} fit; fewer rows or fewer gaps in a row make a shorter code", "tower")
     sheet, box = new_sheet(identity, title_of(variant, lang))
 
     y = box.y + 1
@@ -231,9 +238,9 @@ def build(variant: str, lang: str, page: str) -> Sheet:
         sheet.add(Text(box.x, y, line, size, INK))
     y += 3
     y = _legend(sheet, box.x, y, lang) + 2.5
-    legend_bottom = _difficulty(sheet, box.x, y, rating(tower, descending), lang)
+    legend_bottom, figures_end = _difficulty(sheet, box.x, y, rating(tower, descending), lang)
     if builtin is None:
-        sheet.add(Text(box.right, y + 3.2, t(lang, f"{NAME}.code", code=encode(tower)), 6, GREY, "end"))
+        legend_bottom = _code(sheet, box, figures_end, y, legend_bottom, encode(tower), lang)
 
     area = Box(box.x, legend_bottom + 5, box.w, box.bottom - legend_bottom - 10)  # QR quiet zone below
     side = fit_square(tower, area)
@@ -292,8 +299,8 @@ def _symbol(sheet: Sheet, cx: float, cy: float, symbol: str) -> None:
                            pen, closed=False))
 
 
-def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str) -> float:
-    """The star rating and the simulated rounds; returns the bottom of the line."""
+def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str) -> tuple[float, float]:
+    """The star rating and the simulated rounds; returns the bottom and the right end of the line."""
     star, gap = 4.2, 0.8
     label = t(lang, f"{NAME}.difficulty")
     sheet.add(Text(x, y + 3.2, label, 7.5, INK, bold=True))
@@ -305,7 +312,25 @@ def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str
         x += star + gap
     figures = t(lang, f"{NAME}.rounds", mean=f"{r.mean:.0f}", p10=f"{r.p10:.0f}", p90=f"{r.p90:.0f}")
     sheet.add(Text(x + 2, y + 3.2, figures, 7, INK))
-    return y + star
+    return y + star, x + 2 + text_width(figures, 7)
+
+
+def _code(sheet: Sheet, box: Box, figures_end: float, y: float, bottom: float, code: str, lang: str) -> float:
+    """The custom tower's code: on the difficulty line, right-aligned, where it fits beside the
+    figures, else in lines of its own below; returns the bottom of what was printed."""
+    text = t(lang, f"{NAME}.code", code=code)
+    if text_width(text, 6) <= box.right - figures_end - 4:
+        sheet.add(Text(box.right, y + 3.2, text, 6, GREY, "end"))
+        return bottom
+    lines = [""]
+    for ch in text:
+        if text_width(lines[-1] + ch, 6) > box.w:
+            lines.append("")
+        lines[-1] += ch
+    for line in lines:
+        bottom += 2.6
+        sheet.add(Text(box.x, bottom, line, 6, GREY))
+    return bottom + 0.5
 
 
 def _star(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:

@@ -53,29 +53,44 @@ def page_size(page: str, landscape: bool) -> tuple[float, float]:
 
 
 def qr_rows(payload: str) -> tuple[str, ...]:
+    """The identity QR code's modules: version 3 (29 modules) for every payload it holds,
+    else the smallest version that holds it at error level M, up to MAX_QR_VERSION.
+
+    The module stays QR_MODULE wide whatever the version (the reader needs about 2 px per
+    module: a 1 MP photo), so a longer payload makes a bigger code, grown upwards from the
+    bottom margin; ValueError past QR_MAX_BYTES."""
     import segno
 
     # segno picks the mask that reads best (about 3 ms); a fixed mask saved that time but left
-    # some payloads unreadable at low resolution. A long identity (a custom tower) keeps
-    # version 3 with error level L: 53 bytes (M: 42).
-    error = "m" if len(payload.encode("utf-8")) <= 42 else "l"
-    qr = segno.make(payload, error=error, micro=False, boost_error=False, version=3)
+    # some payloads unreadable at low resolution. Version 3 takes error level L past 42 bytes
+    # (53 at most), as every sheet printed so far did.
+    size = len(payload.encode("utf-8"))
+    if size > QR_MAX_BYTES:
+        raise ValueError(f"identity too long for the QR code ({size} bytes; at most {QR_MAX_BYTES}): {payload!r}")
+    if size <= 53:
+        qr = segno.make(payload, error="m" if size <= 42 else "l", micro=False, boost_error=False, version=3)
+    else:
+        qr = segno.make(payload, error="m", micro=False, boost_error=False)
     return tuple("".join("1" if v else "0" for v in row) for row in qr.matrix)
 
 
-QR_SIZE = 29 * QR_MODULE  # version 3: every identity payload fits
+QR_SIZE = 29 * QR_MODULE  # version 3: every built-in sheet's identity fits
+MAX_QR_VERSION = 10  # 57 modules, 51.3 mm: a custom tower's code of up to 169 characters
+QR_MAX_BYTES = 213  # what version 10 holds at error level M
+MAX_QR_SIZE = (17 + 4 * MAX_QR_VERSION) * QR_MODULE
 SIDE_FOOTER_H = QR_SIZE + 17  # a side footer: the note, the scale bar and the QR code
 
 
-def content_box(page: str, landscape: bool, side_footer: float = 0.0) -> Box:
-    """The part of the page the furniture leaves for the game.
+def content_box(page: str, landscape: bool, side_footer: float = 0.0, qr_side: float = QR_SIZE) -> Box:
+    """The part of the page the furniture leaves for the game (above a bottom footer whose
+    QR code is `qr_side` mm high).
 
     With a side footer the box reaches down to the paper's margin; the game keeps the
     bottom-left marker and the footer column (the last `side_footer` mm, SIDE_FOOTER_H
     high) free itself."""
     width, height = page_size(page, landscape)
     top = MARGIN + 6 * MARKER_MODULE + GAP
-    bottom = height - MARGIN - 3.5 if side_footer else height - MARGIN - QR_SIZE - GAP
+    bottom = height - MARGIN - 3.5 if side_footer else height - MARGIN - max(qr_side, QR_SIZE) - GAP
     return Box(MARGIN, top, width - 2 * MARGIN, bottom - top)
 
 
@@ -98,11 +113,13 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
     sheet.add(Text(MARGIN + marker + GAP, MARGIN + 8.5, title, 16, bold=True))
 
     qr = qr_rows(identity.encode())
-    if len(qr) * QR_MODULE > QR_SIZE:
-        raise ValueError(f"identity too long for the QR code: {identity.encode()!r}")
-    qr_y = height - MARGIN - QR_SIZE
+    qr_side = len(qr) * QR_MODULE
+    if side_footer and qr_side > QR_SIZE:
+        raise ValueError(f"identity too long for a side footer's QR code: {identity.encode()!r}")
+    qr_y = height - MARGIN - qr_side  # a bigger code grows up, into the game's box
     baseline = height - MARGIN - 1
-    version = f"rnwprint · {identity.game} {identity.variant} · v{identity.layout}"
+    variant = identity.variant if len(identity.variant) <= 24 else identity.variant[:20] + "…"  # a long tower code
+    version = f"rnwprint · {identity.game} {variant} · v{identity.layout}"
     if side_footer:
         qr_x = far_x - GAP - QR_SIZE
         left = width - MARGIN - side_footer
@@ -114,14 +131,14 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
         sheet.add(Text(MARGIN + marker + GAP, baseline, credits, 5.5, colour=GREY))
     else:
         qr_x = MARGIN + marker + GAP + 1
-        x = qr_x + QR_SIZE + 4
+        x = qr_x + qr_side + 4
         _scale_bar(sheet, x, baseline - 4)
         sheet.add(Text(x, baseline - 8.5, t(identity.lang, "page.print_note"), 7))
         sheet.add(Text(x, baseline, version, 5.5, colour=GREY))
         if credit:
             sheet.add(Text(far_x - GAP, baseline, credit, 5.5, colour=GREY, anchor="end"))
     sheet.add(Matrix(qr_x, qr_y, QR_MODULE, qr))
-    return sheet, content_box(identity.page, landscape, side_footer)
+    return sheet, content_box(identity.page, landscape, side_footer, qr_side)
 
 
 def _scale_bar(sheet: Sheet, x: float, y: float) -> None:

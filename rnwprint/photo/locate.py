@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rnwprint.errors import RnwError
-from rnwprint.layout.page import MARGIN, MARKER_MODULE, PAGE_SIZES, QR_MODULE, QR_SIZE, marker_rows
+from rnwprint.layout.page import MARGIN, MARKER_MODULE, MAX_QR_VERSION, PAGE_SIZES, QR_MODULE, marker_rows
 from rnwprint.sheet import IDENTITY_PREFIX, Identity, Matrix, Sheet
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
@@ -566,21 +566,24 @@ def _read_footer_qr(grey: np.ndarray, H: np.ndarray, width: float, height: float
     import cv2
 
     r = QR_PX_PER_MM
-    qr_y = height - MARGIN - QR_SIZE  # layout.page: the code's top edge, whatever its column
+    # layout.page: the code's bottom edge, whatever its column and size (a bigger one grows up);
+    # a strip as high as version 3's code first (every built-in sheet), then one for the largest
+    qr_bottom = height - MARGIN
     x0, x1 = MARGIN + MARKER_SIZE + 0.5, width - MARGIN - MARKER_SIZE - 0.5
-    y0, y1 = qr_y - 3.0, height - MARGIN + 2.0
-    S = np.array([[r, 0, -x0 * r - 0.5], [0, r, -y0 * r - 0.5], [0, 0, 1]])  # page mm -> strip px
-    to_image = H @ np.linalg.inv(S)
-    size = (int(round((x1 - x0) * r)), int(round((y1 - y0) * r)))
-    strip = cv2.warpPerspective(grey, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-    found = _find_qr(_flatten(strip, r), (qr_y - y0) * r, r)
-    if found is not None:
-        n, values, centres = found
-        for dark in _module_guesses(values, n):
-            text = _decode_modules(dark)
-            if text:
-                return text, _apply(to_image, centres), n
+    for largest in (29, 17 + 4 * MAX_QR_VERSION):
+        y0, y1 = qr_bottom - largest * QR_MODULE - 3.0, height - MARGIN + 2.0
+        S = np.array([[r, 0, -x0 * r - 0.5], [0, r, -y0 * r - 0.5], [0, 0, 1]])  # page mm -> strip px
+        to_image = H @ np.linalg.inv(S)
+        size = (int(round((x1 - x0) * r)), int(round((y1 - y0) * r)))
+        strip = cv2.warpPerspective(grey, to_image, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        found = _find_qr(_flatten(strip, r), (qr_bottom - y0) * r, r, largest)
+        if found is not None:
+            n, values, centres = found
+            for dark in _module_guesses(values, n):
+                text = _decode_modules(dark)
+                if text:
+                    return text, _apply(to_image, centres), n
     if not fallback:
         return "", None, 0
     # an unusual footer: let OpenCV look in the strip (slow)
@@ -644,53 +647,78 @@ def _subpixel(score: np.ndarray, x: int, y: int) -> tuple[float, float]:
     return x + dx, y + dy
 
 
-def _find_qr(strip: np.ndarray, top: float, r: float):
-    """Find the code's finder patterns in the strip (its top edge expected at row `top`) and
-    sample every module: (modules per side, n x n module values, finder centres in strip px)."""
+def _find_qr(strip: np.ndarray, bottom: float, r: float, largest: int):
+    """Find the code's finder patterns in the strip (its bottom edge expected at row `bottom`,
+    at most `largest` modules wide) and sample every module: (modules per side, n x n module values, finder centres in strip px).
+
+    The bottom-left finder sits at the same height whatever the version; for each version the
+    top-left one is looked for straight above it, and the top-right one beside that."""
     import cv2
 
     t = _finder_template(r)
     ts = t.shape[0]
     m = QR_MODULE * r  # module, px
     band = int(2.5 * r)  # +- 2.5 mm for a provisional fit that is a little off
-    row = int(round(top - m))  # template's top row where it matches the top finders
+    row = int(round(bottom - 8 * m))  # template's top row where it matches the bottom-left finder
     lo, hi = max(0, row - band), min(strip.shape[0] - ts, row + band)
     if hi < lo:
         return None
     score = cv2.matchTemplate(strip[lo: hi + ts], t, cv2.TM_CCOEFF_NORMED)
-    tops = _peaks(score, 0.45, int(3 * m))
+
+    def best_in(found: np.ndarray, x0: int, y0: int, x: float, y: float, slack: int):
+        """The best finder match (score, template top-left in strip px) whose template's top-left
+        lies within `slack` px of (x, y), from `found`: match scores of templates placed from (x0, y0)."""
+        ix0, iy0 = int(round(x)) - slack - x0, int(round(y)) - slack - y0
+        if ix0 < 0 or iy0 < 0 or iy0 + 2 * slack >= found.shape[0] or ix0 + 2 * slack >= found.shape[1]:
+            return None
+        part = found[iy0: iy0 + 2 * slack + 1, ix0: ix0 + 2 * slack + 1]
+        iy, ix = np.unravel_index(int(np.argmax(part)), part.shape)
+        sx, sy = _subpixel(found, int(ix + ix0), int(iy + iy0))
+        return float(part[iy, ix]), (sx + x0, sy + y0)
+
+    sizes = [17 + 4 * version for version in range(1, MAX_QR_VERSION + 1) if 17 + 4 * version <= largest]
+    reach = [((n - 7) * m, int(round(0.7 * r + 0.02 * (n - 7) * m))) for n in sizes]  # (distance, slack)
+    most = max(slack for _, slack in reach)
     best = None
-    for n in (29, 25, 33, 21):  # versions 3, 2, 4, 1
-        d = (n - 7) * m
-        for ax, ay, sa in tops:
-            for bx, by, sb in tops:
-                if abs(bx - ax - d) > 0.7 * r or abs(by - ay) > 0.7 * r:
-                    continue
-                # the bottom-left finder, straight below the top-left one
-                cy, cx = ay + lo + int(round(d)), ax
-                wy0, wx0 = max(0, cy - 4), max(0, cx - 4)
-                window = strip[wy0: cy + 5 + ts, wx0: cx + 5 + ts]
-                if window.shape[0] < ts or window.shape[1] < ts:
-                    continue
-                below = cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED)
-                iy, ix = np.unravel_index(int(np.argmax(below)), below.shape)
-                total = sa + sb + float(below[iy, ix])
-                if best is None or total > best[0]:
-                    c = _subpixel(below, int(ix), int(iy))
-                    best = (total, n, _subpixel(score, ax, ay), _subpixel(score, bx, by), c, (wx0, wy0))
+    for cx, cy, sc in _peaks(score, 0.45, int(3 * m)):  # best first
+        if best is not None and best[0] >= sc + 2:
+            break  # two perfect matches above a weaker peak could not beat the best
+        c = _subpixel(score, cx, cy)
+        c = (c[0], c[1] + lo)
+        # one match over the column above this bottom-left finder holds every version's top-left one
+        x0 = cx - most
+        y0 = max(0, int(c[1] - reach[-1][0]) - most)
+        column = strip[y0: int(c[1] - reach[0][0]) + most + ts + 1, max(0, x0): x0 + 2 * most + ts + 1]
+        if x0 < 0 or column.shape[0] < ts or column.shape[1] < ts:
+            continue
+        above = cv2.matchTemplate(column, t, cv2.TM_CCOEFF_NORMED)
+        for n, (d, slack) in zip(sizes, reach):
+            top_left = best_in(above, x0, y0, c[0], c[1] - d, slack)
+            if top_left is None or sc + top_left[0] < 1.0:
+                continue
+            a = top_left[1]
+            wx0, wy0 = int(round(a[0] + d)) - slack, int(round(a[1])) - slack
+            window = strip[max(0, wy0): wy0 + 2 * slack + ts, wx0: wx0 + 2 * slack + ts]
+            if wy0 < 0 or window.shape != (2 * slack + ts, 2 * slack + ts):
+                continue
+            top_right = best_in(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED), wx0, wy0, a[0] + d, a[1], slack)
+            total = sc + top_left[0] + top_right[0]
+            if best is None or total > best[0]:
+                best = (total, n, a, top_right[1], c)
     if best is None or best[0] < 1.8:
         return None
-    _, n, a, b, c, (wx0, wy0) = best
+    _, n, a, b, c = best
     half = (ts - 1) / 2
-    centres = np.array([(a[0] + half, a[1] + lo + half), (b[0] + half, b[1] + lo + half),
-                        (c[0] + wx0 + half, c[1] + wy0 + half)])
+    centres = np.array([(a[0] + half, a[1] + half), (b[0] + half, b[1] + half), (c[0] + half, c[1] + half)])
     grid = np.array([(3.5, 3.5), (n - 3.5, 3.5), (3.5, n - 3.5)], np.float32)
     M = cv2.getAffineTransform(grid, centres.astype(np.float32))
     jj, ii = np.meshgrid(np.arange(n) + 0.5, np.arange(n) + 0.5)
     px = M[0, 0] * jj + M[0, 1] * ii + M[0, 2]
     py = M[1, 0] * jj + M[1, 1] * ii + M[1, 2]
-    smooth = cv2.GaussianBlur(strip, (0, 0), 0.25 * m)
-    values = cv2.remap(smooth, px.astype(np.float32), py.astype(np.float32), cv2.INTER_LINEAR,
+    # blur and sample only the code's part of the strip (a big code's strip is tall)
+    top = max(0, int(min(a[1], b[1])) - 2 * ts)
+    smooth = cv2.GaussianBlur(strip[top:], (0, 0), 0.25 * m)
+    values = cv2.remap(smooth, px.astype(np.float32), (py - top).astype(np.float32), cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_REPLICATE)
     return n, values, centres
 
@@ -710,15 +738,25 @@ def _function_modules(n: int) -> tuple[np.ndarray, np.ndarray]:
         dark[y: y + 7, x: x + 7] = finder
     known[6, 8: n - 8] = known[8: n - 8, 6] = True
     dark[6, 8: n - 8] = dark[8: n - 8, 6] = (np.arange(8, n - 8) % 2 == 0)
-    version = (n - 17) // 4
-    if version >= 2:
-        c = n - 7
-        known[c - 2: c + 3, c - 2: c + 3] = True
-        dark[c - 2: c + 3, c - 2: c + 3] = True
-        dark[c - 1: c + 2, c - 1: c + 2] = False
-        dark[c, c] = True
+    for y, x in _alignment_centres(n):
+        known[y - 2: y + 3, x - 2: x + 3] = True
+        dark[y - 2: y + 3, x - 2: x + 3] = True
+        dark[y - 1: y + 2, x - 1: x + 2] = False
+        dark[y, x] = True
     known[n - 8, 8] = dark[n - 8, 8] = True
-    return known, dark
+    return known, dark  # versions 7 and up: their version information is left unknown
+
+
+def _alignment_centres(n: int) -> list[tuple[int, int]]:
+    """Centres of the alignment patterns of a code n modules wide (ISO 18004, annex E)."""
+    version = (n - 17) // 4
+    if version < 2:
+        return []
+    count = version // 7 + 2
+    step = 26 if version == 32 else (version * 4 + count * 2 + 1) // (count * 2 - 2) * 2
+    at = [6] + [n - 7 - i * step for i in range(count - 2, -1, -1)]
+    corners = {(6, 6), (6, n - 7), (n - 7, 6)}  # under the finder patterns
+    return [(y, x) for y in at for x in at if (y, x) not in corners]
 
 
 def _module_guesses(values: np.ndarray, n: int):

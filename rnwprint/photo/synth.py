@@ -784,8 +784,9 @@ def with_identity(sheet: Sheet, identity: Identity) -> Sheet:
 
     markers = set(_marker_rows_set())
     rows = qr_rows(identity.encode())
-    items = [dataclasses.replace(i, rows=rows) if isinstance(i, Matrix) and i.rows not in markers else i
-             for i in sheet.items]
+    # a code of another size keeps its bottom edge, as layout.page places it
+    items = [dataclasses.replace(i, rows=rows, y=i.y + (len(i.rows) - len(rows)) * i.module)
+             if isinstance(i, Matrix) and i.rows not in markers else i for i in sheet.items]
     return Sheet(identity, sheet.width, sheet.height, sheet.title, items, dict(sheet.cells))
 
 
