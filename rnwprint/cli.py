@@ -35,15 +35,30 @@ class OutputPath(click.ParamType):
 OUTPUT = OutputPath()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="rnwprint")
-def cli() -> None:
-    """Print, generate and audit sheets for roll & write games."""
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Print, generate and audit sheets for roll & write games.
+
+    \b
+    rnwprint games                             the games and their variants
+    rnwprint sheet twenty-one --variant all    six fresh sheets into output/
+    rnwprint audit mine.toml                   check a finished sheet
+
+    `rnwprint COMMAND --help` says more about each command.
+    """
+    if ctx.invoked_subcommand is None:  # bare `rnwprint`: the help, not an error
+        click.echo(ctx.get_help())
 
 
 @cli.command()
 def games() -> None:
-    """List every game with its variants and languages."""
+    """List every game with its variants and languages.
+
+    \b
+    rnwprint games
+    """
     from rnwprint.games import GAMES
 
     for game in GAMES.values():
@@ -53,19 +68,26 @@ def games() -> None:
 
 @cli.command()
 @click.argument("game")
-@click.option("--variant", default=None, help="A variant of the game, or 'all' for every one.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
-@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
+@click.option("--variant", default=None,
+              help="A variant of the game (rnwprint games lists them), or 'all' for every one; default: the first.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+              help="Language of every printed word.")
+@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True, help="Paper size.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="pdf (one file, every page), svg or png (one file per page); "
                    "default: the -o name's extension, else pdf.")
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
-              help="Pages of each variant (PDF only).")
+              help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
 def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int,
           target: pathlib.Path | None) -> None:
-    """Print fresh sheets of GAME as PDF, SVG or PNG."""
+    """Print fresh sheets of GAME as PDF, SVG or PNG.
+
+    \b
+    rnwprint sheet twenty-one --variant all --copies 2
+    rnwprint sheet rolling-espana --lang en --page letter -o espana.png
+    """
     from rnwprint.games import check_variant, get_game
     from rnwprint.output import DEFAULT_DIR
 
@@ -83,13 +105,19 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     _write_sheets(sheets, fmt, target, variants)
 
 
-@cli.command()
+@cli.command(short_help="Print a blank typed-in sheet file to fill in (TOML).")
 @click.argument("game")
-@click.option("--variant", default=None, help="Which variant's sheet to describe.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-              help="Language of the comments.")
+@click.option("--variant", default=None, help="Which variant's sheet to describe; default: the first.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+              help="Language of the comments (the sheet's own default).")
 def template(game: str, variant: str | None, lang: str) -> None:
-    """Print a blank typed-in sheet file (TOML) listing every cell id."""
+    """Print a blank typed-in sheet file (TOML) listing every cell id, with where it is
+    on the paper: fill it in, then audit it.
+
+    \b
+    rnwprint template twenty-one --variant B > mine.toml
+    rnwprint template rolling-america --lang en > america.toml
+    """
     from rnwprint.audit.template import blank_file
     from rnwprint.games import check_variant, get_game
 
@@ -99,7 +127,7 @@ def template(game: str, variant: str | None, lang: str) -> None:
     click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
 
 
-@cli.command()
+@cli.command(short_help="Check finished sheets (typed-in files or photos).")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
@@ -108,7 +136,12 @@ def template(game: str, variant: str | None, lang: str) -> None:
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None) -> None:
     """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
-    1 violations, 2 bad input."""
+    1 violations, 2 bad input.
+
+    \b
+    rnwprint audit mine.toml
+    rnwprint audit photo.jpg other.toml --lang es --json
+    """
     from rnwprint.audit.run import audit_file, is_photo
 
     if log is not None and len(files) > 1:
@@ -133,7 +166,7 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     sys.exit(worst)
 
 
-@cli.command()
+@cli.command(short_help="Read photos of finished sheets into typed-in files.")
 @click.argument("photos", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Write the typed-in sheet file read (TOML) here; one photo only.")
@@ -142,7 +175,12 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
          as_json: bool) -> None:
-    """Read photos of finished sheets into typed-in sheet files, flagging unsure cells."""
+    """Read photos of finished sheets into typed-in sheet files, flagging unsure cells.
+
+    \b
+    rnwprint read photo.jpg -o mine.toml --annotate checked.png
+    rnwprint read *.jpg --json
+    """
     import json
 
     from rnwprint.output import check_target, same_file, write_atomic
@@ -221,7 +259,7 @@ class _SharedLine:
         return getattr(self._stream, name)
 
 
-@cli.command()
+@cli.command(short_help="Roll the dice of a whole solo Rolling America/España game.")
 @click.argument("game")
 @click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
 @click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
@@ -229,7 +267,13 @@ class _SharedLine:
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Also write a game log to fill in (TOML, or JSON for a .json name).")
 def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
-    """Draw and roll the dice of a whole solo Rolling America / España game."""
+    """Draw and roll the dice of a whole solo Rolling America / España game (GAME:
+    rolling-america or rolling-espana), and write a game log to fill in while playing.
+
+    \b
+    rnwprint roll rolling-america --seed 7
+    rnwprint roll rolling-espana --seed 7 -o partida.toml
+    """
     from rnwprint.games import rolling_rules
     from rnwprint.locale import t
     from rnwprint.output import write_atomic
@@ -247,7 +291,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
         click.echo(t(lang, "rolling-audit.log_written", path=target))
 
 
-@cli.command()
+@cli.command(short_help="Make a Roll to the Top tower: its sheet, rating or drawing.")
 @click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
               help="A tower drawn as text: [] per square, one line per row, top first ('-': stdin).")
 @click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
@@ -255,7 +299,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
               help="Squares across the picture's shape (--picture).")
 @click.option("--random", "random_towers", is_flag=True, help="Random towers (see --seed, --squares, --shape).")
-@click.option("--builtin", default=None, help="A built-in challenge, e.g. eiffel (to --rate or --show it).")
+@click.option("--builtin", default=None, help="A built-in challenge by name, e.g. eiffel (rnwprint games lists them).")
 @click.option("--code", default=None, help="The tower code printed on a custom tower's sheet.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Random towers: the same seed, the same towers.")
 @click.option("--squares", type=click.IntRange(3, 200), default=30, show_default=True,
@@ -271,8 +315,9 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
               help="Games simulated for --rate (default: as many as behind the printed stars).")
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True)
-@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True)
+@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+              help="Language of every printed word.")
+@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True, help="Paper size.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="pdf (one file, every page), svg or png (one file per page); "
                    "default: the -o name's extension, else pdf.")
@@ -280,7 +325,13 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
               help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
           count, descending, rate, games, show, lang, page, fmt, target) -> None:
-    """Make a Roll to the Top tower (drawing, picture, random) and print its sheet or rating."""
+    """Make a Roll to the Top tower and print its sheet, its rating (--rate) or its drawing
+    (--show). Give one source: --ascii, --picture, --random, --builtin or --code.
+
+    \b
+    rnwprint tower --ascii mine.txt --lang en
+    rnwprint tower --random --seed 1 --count 10 --rate
+    """
     from rnwprint.audit.entries import read_text
     from rnwprint.games import roll_to_the_top as rtt
     from rnwprint.games import tower_sim

@@ -235,3 +235,36 @@ def test_default_values_given_by_nobody_are_not_refused(cli, tmp_path):
     drawing.write_text("[][]\n")
     assert cli("tower", "--ascii", drawing, "--show", "--lang", "en").code == 0  # --columns 8, --seed 1 unused
     assert cli("sheet", "twenty-one", "--format", "png", "-o", tmp_path / "x.png").code == 0  # --copies 1
+
+
+def test_bare_rnwprint_shows_the_help_and_exits_0(cli):
+    result = cli()
+    assert result.code == 0 and result.err == ""
+    assert result.out.startswith("Usage: rnwprint") and "Commands:" in result.out
+
+
+def test_every_command_help_has_an_example_and_every_option_a_description(cli):
+    from rnwprint.cli import cli as group
+
+    for name, command in group.commands.items():
+        result = cli(name, "--help")
+        assert result.code == 0
+        assert f"  rnwprint {name}" in result.out, name  # an example line
+        for param in command.params:
+            if param.param_type_name == "option":
+                assert param.help, f"{name} {param.opts[0]} has no description"
+
+
+def test_command_summaries_are_whole(cli):
+    listing = cli("--help").out.split("Commands:")[1]
+    assert "..." not in listing
+    assert "Check finished sheets (typed-in files or photos)." in listing
+
+
+def test_tower_help_does_not_say_builtin_only_rates(cli):
+    out = " ".join(cli("tower", "--help").out.split())
+    assert "--builtin TEXT A built-in challenge by name, e.g. eiffel (rnwprint games lists them)." in out
+
+
+def test_template_speaks_the_sheet_default_language(cli):
+    assert "hoja para teclear" in cli("template", "twenty-one").out

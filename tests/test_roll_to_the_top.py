@@ -455,7 +455,7 @@ def test_bad_typed_in_files_exit_2_with_one_line(cli, write, content, reason):
 
 
 def test_template_lists_every_square(cli):
-    result = cli("template", "roll-to-the-top", "--variant", "oak")
+    result = cli("template", "roll-to-the-top", "--variant", "oak", "--lang", "en")
     assert result.code == 0
     assert 'variant = "oak"' in result.out and "G3" in result.out and "overhang" in result.out
 
