@@ -59,21 +59,31 @@ def games() -> None:
     \b
     rnwprint games
     """
-    from rnwprint.games import GAMES
+    import textwrap
 
+    from rnwprint.games import GAMES, listed_variants
+
+    rows = [("game", "languages", ["variants"])]
     for game in GAMES.values():
-        click.echo(f"{game.name:<18} variants: {', '.join(game.variants):<24} "
-                   f"languages: {', '.join(game.languages)}")
+        # the game's own variants on its line, more (Roll to the Top's -desc) on lines below
+        more = textwrap.wrap(", ".join(listed_variants(game)[len(game.variants):]), 60, break_on_hyphens=False)
+        rows.append((game.name, ", ".join(game.languages), [", ".join(game.variants) + ("," if more else "")] + more))
+    name_w, lang_w = (max(len(row[k]) for row in rows) + 2 for k in (0, 1))
+    for name, langs, variants in rows:
+        click.echo(f"{name:<{name_w}}{langs:<{lang_w}}{variants[0]}")
+        for line in variants[1:]:
+            click.echo(" " * (name_w + lang_w) + line)
+    click.echo("\nroll-to-the-top also takes towers of your own: see rnwprint tower --help")
 
 
 @cli.command()
 @click.argument("game")
 @click.option("--variant", default=None,
               help="A variant of the game (rnwprint games lists them), or 'all' for every one; default: the first.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of every printed word.")
-@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True, help="Paper size.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+@click.option("--page", type=click.Choice(PAGES, case_sensitive=False), default="a4", show_default=True, help="Paper size.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,
               help="pdf (one file, every page), svg or png (one file per page); "
                    "default: the -o name's extension, else pdf.")
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
@@ -95,12 +105,13 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     _idle("--copies", fmt != "pdf", f"puts copies into one PDF; {fmt.upper()} writes each sheet once, a file a "
                                     "page: drop --copies or write a PDF")
     g = get_game(game)
-    variants = list(g.variants) if variant == "all" else [check_variant(g, variant or g.default_variant)]
+    every = variant is not None and variant.lower() == "all"
+    variants = list(g.variants) if every else [check_variant(g, variant or g.default_variant)]
     sheets = [g.build(v, lang, page) for v in variants]
     if fmt == "pdf":
         sheets = [s for s in sheets for _ in range(copies)]
     if target is None:
-        name = "all" if variant == "all" else variants[0]
+        name = "all" if every else variants[0]
         target = DEFAULT_DIR / f"{g.name}_{name}_{lang}_{page}.{fmt}"
     _write_sheets(sheets, fmt, target, variants)
 
@@ -108,7 +119,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 @cli.command(short_help="Print a blank typed-in sheet file to fill in (TOML).")
 @click.argument("game")
 @click.option("--variant", default=None, help="Which variant's sheet to describe; default: the first.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the comments (the sheet's own default).")
 def template(game: str, variant: str | None, lang: str) -> None:
     """Print a blank typed-in sheet file (TOML) listing every cell id, with where it is
@@ -122,7 +133,7 @@ def template(game: str, variant: str | None, lang: str) -> None:
     from rnwprint.games import check_variant, get_game
 
     g = get_game(game)
-    if variant == "all":
+    if variant is not None and variant.lower() == "all":
         raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
     click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
 
@@ -130,7 +141,7 @@ def template(game: str, variant: str | None, lang: str) -> None:
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="en", show_default=True,
               help="Language of the report.")
 @click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
@@ -262,7 +273,7 @@ class _SharedLine:
 @cli.command(short_help="Roll the dice of a whole solo Rolling America/España game.")
 @click.argument("game")
 @click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the colour names and the log's comments.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Also write a game log to fill in (TOML, or JSON for a .json name).")
@@ -304,7 +315,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--seed", type=int, default=1, show_default=True, help="Random towers: the same seed, the same towers.")
 @click.option("--squares", type=click.IntRange(3, 200), default=30, show_default=True,
               help="Random towers: squares in each.")
-@click.option("--shape", type=click.Choice(("mixed", "taper", "spire", "tree")), default="mixed",
+@click.option("--shape", type=click.Choice(("mixed", "taper", "spire", "tree"), case_sensitive=False), default="mixed",
               show_default=True, help="Random towers: their outline.")
 @click.option("--max-width", type=click.IntRange(1, 25), default=12, show_default=True,
               help="Random towers: the widest row, in squares.")
@@ -315,10 +326,10 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
               help="Games simulated for --rate (default: as many as behind the printed stars).")
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
-@click.option("--lang", type=click.Choice(LANGUAGES), default="es", show_default=True,
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of every printed word.")
-@click.option("--page", type=click.Choice(PAGES), default="a4", show_default=True, help="Paper size.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+@click.option("--page", type=click.Choice(PAGES, case_sensitive=False), default="a4", show_default=True, help="Paper size.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,
               help="pdf (one file, every page), svg or png (one file per page); "
                    "default: the -o name's extension, else pdf.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
@@ -363,6 +374,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
         labels = [f"random-s{seed}" + (f"-{k + 1}" if count > 1 else "") for k in range(count)]
         name = f"random-s{seed}" + (f"-n{count}" if count > 1 else "")
     elif builtin:
+        builtin = builtin.lower()  # EIFFEL as eiffel, as every other choice
         if builtin not in rtt.builtins():
             raise RnwError(f"unknown built-in tower {builtin!r}; choose one of: {', '.join(rtt.builtins())}",
                            "--builtin")

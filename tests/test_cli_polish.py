@@ -268,3 +268,39 @@ def test_tower_help_does_not_say_builtin_only_rates(cli):
 
 def test_template_speaks_the_sheet_default_language(cli):
     assert "hoja para teclear" in cli("template", "twenty-one").out
+
+
+def test_games_are_listed_in_aligned_columns_with_the_descending_variants(cli):
+    lines = cli("games").out.splitlines()
+    assert lines[0].split() == ["game", "languages", "variants"]
+    column = lines[0].index("variants")
+    for line in lines[1:5]:
+        assert line[column - 1] == " " and line[column] != " ", line
+    assert lines[1][column:] == "A, B, C, D, E, F"
+    tower = "\n".join(lines)
+    for name in ("burj", "pyramid", "oak", "pisa", "cn", "eiffel", "taipei", "sagrada"):
+        assert f"{name}-desc" in tower
+
+
+@pytest.mark.parametrize("args", [
+    ("sheet", "twenty-one", "--variant", "a", "--lang", "ES", "--page", "A4", "--format", "PDF"),
+    ("sheet", "Twenty-One", "--variant", "B"),
+    ("sheet", "roll-to-the-top", "--variant", "Eiffel-DESC"),
+    ("sheet", "twenty-one", "--variant", "ALL"),
+])
+def test_choices_are_taken_in_any_case(cli, tmp_path, args):
+    out = tmp_path / "x.pdf"
+    result = cli(*args, "-o", out)
+    assert result.code == 0, result.err
+    assert out.read_bytes().startswith(PDF)
+
+
+def test_any_case_names_the_same_file_as_lowercase(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("sheet", "TWENTY-ONE", "--variant", "c", "--lang", "EN", "--page", "LETTER").out.strip() == \
+        "output/twenty-one_C_en_letter.pdf"
+
+
+def test_builtin_tower_and_shape_in_any_case(cli):
+    assert cli("tower", "--builtin", "EIFFEL", "--show", "--lang", "en").out.startswith("# eiffel: 37 squares")
+    assert cli("tower", "--random", "--shape", "TREE", "--show").code == 0

@@ -11,14 +11,25 @@ GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, 
 
 
 def get_game(name: str, where: str = "GAME") -> Game:
+    """The game of that name, in any case (Twenty-One, TWENTY-ONE)."""
     try:
-        return GAMES[name]
+        return GAMES[name.lower()]
     except KeyError:
         raise RnwError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}", where) from None
 
 
+def listed_variants(game: Game) -> tuple[str, ...]:
+    """The variants `rnwprint games` lists: the game's own, then Roll to the Top's built-ins
+    under the descending rule (custom towers' variants are made from a drawing, not listed)."""
+    if game.name == roll_to_the_top.NAME:
+        return game.variants + tuple(v + roll_to_the_top.DESC for v in game.variants)
+    return game.variants
+
+
 def check_variant(game: Game, variant: str, where: str = "--variant", all_too: bool = True) -> str:
-    """The variant as the game names it; `all_too`: whether the error offers `all` (for every one)."""
+    """The variant as the game names it, given in any case (a for A); `all_too`: whether the
+    error offers `all` (for every one)."""
+    variant = {v.lower(): v for v in listed_variants(game)}.get(variant.lower(), variant)
     if variant not in game.variants and game.custom_variant is not None:
         try:
             custom = game.custom_variant(variant, {})
