@@ -304,3 +304,28 @@ def test_any_case_names_the_same_file_as_lowercase(cli, tmp_path, monkeypatch):
 def test_builtin_tower_and_shape_in_any_case(cli):
     assert cli("tower", "--builtin", "EIFFEL", "--show", "--lang", "en").out.startswith("# eiffel: 37 squares")
     assert cli("tower", "--random", "--shape", "TREE", "--show").code == 0
+
+
+@pytest.mark.parametrize("game, typed, meant", [
+    ("twenty-one", "RIC2", "R1C2"),  # I for 1
+    ("twenty-one", "R1CZ", "R1C2"),  # Z for 2
+    ("twenty-one", "r1c2", "R1C2"),  # lower case
+    ("twenty-one", "RC12", "R1C2"),  # two neighbours swapped
+    ("rolling-america", "TEX", "TX"),  # one letter too many
+    ("rolling-america", "tx", "TX"),
+])
+def test_a_misread_cell_id_gets_did_you_mean(cli, write, game, typed, meant):
+    path = write("s.toml", f'game = "{game}"\n[cells]\n{typed} = 3\n')
+    result = cli("audit", path)
+    assert result.code == 2 and f"cells.{typed}: unknown cell id" in result.err
+    assert f"(did you mean {meant}?)" in result.err
+
+
+@pytest.mark.parametrize("game, typed", [
+    ("twenty-one", "R1C7"),  # R1C1 … R1C6 are all one change away: no single guess
+    ("twenty-one", "R9C9"),
+    ("rolling-america", "TE"),  # TN, TX, NE, ME, DE …
+])
+def test_no_guess_when_no_single_id_fits(cli, write, game, typed):
+    result = cli("audit", write("s.toml", f'game = "{game}"\n[cells]\n{typed} = 3\n'))
+    assert result.code == 2 and "unknown cell id" in result.err and "did you mean" not in result.err

@@ -263,6 +263,33 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     return entries
 
 
+_LOOK_ALIKE = {c: group for group in ("1IL", "0O", "5S", "2Z", "8B") for c in group}
+
+
 def _suggest(cell_id: str, valid_ids) -> str:
-    upper = cell_id.upper()
-    return f" (did you mean {upper}?)" if upper != cell_id and upper in valid_ids else ""
+    """" (did you mean R1C2?)" for a typed id that is one valid id read wrong: in another
+    case, with look-alike characters (RIC2, R1CZ), or with one character more, less, changed
+    or swapped (TEX for TX); "" when no single id fits."""
+    typed = str(cell_id).strip().upper()
+
+    def alike(a: str, b: str) -> bool:
+        return a == b or _LOOK_ALIKE.get(a, a) == _LOOK_ALIKE.get(b, b)
+
+    for fits in (lambda v: len(v) == len(typed) and all(map(alike, typed, v)),
+                 lambda v: _one_edit(typed, v)):
+        found = [v for v in valid_ids if fits(v)]
+        if len(found) == 1:
+            return f" (did you mean {found[0]}?)"
+    return ""
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether b is a with one character added, dropped, changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
