@@ -329,3 +329,20 @@ def test_a_misread_cell_id_gets_did_you_mean(cli, write, game, typed, meant):
 def test_no_guess_when_no_single_id_fits(cli, write, game, typed):
     result = cli("audit", write("s.toml", f'game = "{game}"\n[cells]\n{typed} = 3\n'))
     assert result.code == 2 and "unknown cell id" in result.err and "did you mean" not in result.err
+
+
+def test_readme_states_every_numeric_limit_of_the_options():
+    import click
+
+    from rnwprint.cli import cli as group
+
+    limits = README.split("### Limits", 1)[1].split("\n## ", 1)[0]
+    for name, command in group.commands.items():
+        for param in command.params:
+            if isinstance(param.type, click.IntRange) and param.type.max is not None:
+                assert f"{param.type.min}–{param.type.max:,}" in limits, f"{name} {param.opts[-1]}"
+
+
+def test_readme_documents_roll_under_commands():
+    commands = README.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    assert "### `rnwprint roll GAME`" in commands
