@@ -75,7 +75,7 @@ def qr_rows(payload: str) -> tuple[str, ...]:
 
 
 QR_SIZE = 29 * QR_MODULE  # version 3: every built-in sheet's identity fits
-MAX_QR_VERSION = 10  # 57 modules, 51.3 mm: a custom tower's code of up to 169 characters
+MAX_QR_VERSION = 10  # 57 modules, 51.3 mm: a custom tower's code of 169-178 characters
 QR_MAX_BYTES = 213  # what version 10 holds at error level M
 MAX_QR_SIZE = (17 + 4 * MAX_QR_VERSION) * QR_MODULE
 SIDE_FOOTER_H = QR_SIZE + 17  # a side footer: the note, the scale bar and the QR code
