@@ -18,11 +18,18 @@ from rnwprint.photo import read as photo_read
 from rnwprint.photo import synth
 from rnwprint.photo.pipeline import PhotoRead, annotate, read_photo, typed_in_text
 
-CASES = [  # (game, variant, lang, page, seed)
-    ("twenty-one", "C", "es", "a4", 11),
-    ("rolling-america", "us", "en", "letter", 12),
-    ("rolling-espana", "es", "es", "a4", 13),
-    ("roll-to-the-top", "pyramid", "en", "a4", 14),
+#: A fixed set of generated photos, two of each sheet kind, at the sizes a phone takes (4 and
+#: 8 MP): BENCHMARKS' figures for photos of 4 MP and more are 99.75 % of the filled cells read
+#: right, none wrong and not flagged, 1.15 % flagged, every blank read blank.
+FIXED_SET = [  # (game, variant, lang, page, seed, megapixels)
+    ("twenty-one", "C", "es", "a4", 111, 4.0),
+    ("rolling-america", "us", "en", "letter", 112, 4.0),
+    ("rolling-espana", "es", "es", "a4", 113, 4.0),
+    ("roll-to-the-top", "pyramid", "en", "a4", 114, 4.0),
+    ("twenty-one", "C", "es", "a4", 115, 8.0),
+    ("rolling-america", "us", "en", "letter", 116, 8.0),
+    ("rolling-espana", "es", "es", "a4", 117, 8.0),
+    ("roll-to-the-top", "pyramid", "en", "a4", 118, 8.0),
 ]
 
 
@@ -33,15 +40,32 @@ def fill(sheet, seed: int, guarded: bool) -> dict:
     return marks
 
 
-@pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
-def photographed(request, tmp_path_factory):
-    name, variant, lang, page, seed = request.param
+def photograph(case, folder):
+    """(game, sheet, what was written, the photo's path, what the reader read)."""
+    name, variant, lang, page, seed, megapixels = case
     game = GAMES[name]
     sheet = game.build(variant, lang, page)
     marks = fill(sheet, seed, game.allows_guarded)
-    path = tmp_path_factory.mktemp("photos") / f"{name}.jpg"
-    path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=3.0))
+    path = folder / f"{name}-{seed}.jpg"
+    path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels))
     return game, sheet, marks, path, read_photo(path)
+
+
+@pytest.fixture(scope="module")
+def fixed_set(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("photos")
+    return [photograph(case, folder) for case in FIXED_SET]
+
+
+@pytest.fixture(params=range(len(FIXED_SET)), ids=[f"{c[0]}-{c[5]:.0f}MP" for c in FIXED_SET])
+def each_photo(request, fixed_set):
+    return fixed_set[request.param]
+
+
+@pytest.fixture(params=range(4), ids=[c[0] for c in FIXED_SET[:4]])
+def photographed(request, fixed_set):
+    """One photo of each sheet kind (for the commands, which read it again)."""
+    return fixed_set[request.param]
 
 
 def truth(sheet, marks, cell_id):
@@ -49,44 +73,81 @@ def truth(sheet, marks, cell_id):
     return bool(value) if sheet.cells[cell_id].kind == "tick" else value
 
 
-def test_identity_and_every_cell_read(photographed):
-    game, sheet, _, _, result = photographed
+def true_counters(sheet, marks) -> dict[str, int]:
+    """The tick counters as written: the boxes the fill ticked."""
+    counts = {c.counter: 0 for c in sheet.cells.values() if c.kind == "tick"}
+    for cid, value in marks.items():
+        if sheet.cells[cid].kind == "tick" and value:
+            counts[sheet.cells[cid].counter] += 1
+    return counts
+
+
+def test_identity_and_every_cell_read(each_photo):
+    game, sheet, _, _, result = each_photo
     assert result.identity == sheet.identity
     assert set(result.reads) == set(sheet.cells)
 
 
-def test_wrong_reads_are_flagged(photographed):
-    """Wrong and not flagged is the worst outcome; bench/bench_photo.py measures its rate on
-    100 photos (0.5 % at most). One photo of 50-70 cells may show one, never more."""
-    _, sheet, marks, _, result = photographed
-    wrong = [(cid, truth(sheet, marks, cid), r.value) for cid, r in result.reads.items()
-             if r.value != truth(sheet, marks, cid)]
-    unflagged = [w for w in wrong if not result.reads[w[0]].unsure]
-    assert len(unflagged) <= 1
+def test_the_fixed_set_reads_as_well_as_the_figures_say(fixed_set):
+    """All the photos' cells together: at least 99 % of the filled ones read right, none
+    wrong without a flag, at most 5 % flagged, every blank read blank."""
+    filled = right = flagged = cells = 0
+    silent, blanks_misread = [], []
+    for _, sheet, marks, path, result in fixed_set:
+        for cid, read in result.reads.items():
+            expected = truth(sheet, marks, cid)
+            cells += 1
+            flagged += read.unsure
+            if expected in (None, False):
+                if read.value not in (None, False):
+                    blanks_misread.append((path.name, cid, read.value))
+            else:
+                filled += 1
+                right += read.value == expected
+            if read.value != expected and not read.unsure:
+                silent.append((path.name, cid, expected, read.value))
+    assert silent == []
+    assert blanks_misread == []
+    assert right >= 0.99 * filled
+    assert flagged <= 0.05 * cells
 
 
-def test_most_cells_read_right(photographed):
-    _, sheet, marks, _, result = photographed
-    right = sum(r.value == truth(sheet, marks, cid) for cid, r in result.reads.items())
-    assert right >= 0.85 * len(sheet.cells)
-    blanks = [cid for cid in sheet.cells if truth(sheet, marks, cid) in (None, False)]
-    assert all(result.reads[cid].value in (None, False) for cid in blanks if not result.reads[cid].unsure)
+def test_wrong_reads_are_flagged(each_photo):
+    """Wrong and not flagged is the worst outcome: not one, in any photo of the set."""
+    _, sheet, marks, _, result = each_photo
+    unflagged = [(cid, truth(sheet, marks, cid), r.value) for cid, r in result.reads.items()
+                 if r.value != truth(sheet, marks, cid) and not r.unsure]
+    assert unflagged == []
 
 
-def test_audit_of_the_photo_matches_the_typed_in_sheet(photographed):
-    """Once a person has checked the cells the reader flagged, auditing the photo gives the
-    typed-in sheet's report."""
-    game, sheet, marks, _, result = photographed
+def test_audit_of_the_photo_matches_the_typed_in_sheet(each_photo):
+    """Once a person has checked the cells the reader flagged (and only those), the photo
+    holds what was written, tick counters included, and its audit is the typed-in sheet's."""
+    game, sheet, marks, _, result = each_photo
     written = {cid: v for cid, v in marks.items() if sheet.cells[cid].kind == "number"}
-    typed = Entries("typed.toml", sheet.identity.game, sheet.identity.variant, written, result.counters())
+    typed = Entries("typed.toml", sheet.identity.game, sheet.identity.variant, written, true_counters(sheet, marks))
     checked = {cid: v for cid, v in result.entries().cells.items() if cid not in result.unsure}
     checked.update({cid: written[cid] for cid in result.unsure if cid in written})
-    misread = {cid for cid in set(checked) | set(written) if checked.get(cid) != written.get(cid)}
-    assert len(misread) <= 1  # at most the one unflagged misread test_wrong_reads_are_flagged allows
-    if not misread:
-        a = game.audit(Entries("photo.jpg", typed.game, typed.variant, checked, typed.counters), "en")
-        b = game.audit(typed, "en")
-        assert (a.score, a.violations) == (b.score, b.violations)
+    assert checked == written
+    ticks = {cid: (bool(marks.get(cid)) if read.unsure else read.value)
+             for cid, read in result.reads.items() if sheet.cells[cid].kind == "tick"}
+    counters = {name: sum(ticks[c.id] for c in sheet.cells.values() if c.kind == "tick" and c.counter == name)
+                for name in typed.counters}
+    assert counters == typed.counters
+    if not result.unsure:
+        assert result.counters() == typed.counters
+    a = game.audit(Entries("photo.jpg", typed.game, typed.variant, checked, counters), "en")
+    b = game.audit(typed, "en")
+    assert (a.score, a.violations) == (b.score, b.violations)
+
+
+@pytest.mark.xfail(strict=True, reason="known silent misreads (issue 15): a circled 5 read as a circled 2, "
+                                       "73 % sure (3 MP); a blank tick box read ticked from its printed "
+                                       "round number, blurred at 3.4 px/mm (4 MP)")
+@pytest.mark.parametrize("megapixels", [3.0, 4.0])
+def test_known_silent_misreads_of_a_rolling_america_photo(megapixels, tmp_path):
+    _, sheet, marks, _, result = photograph(("rolling-america", "us", "en", "letter", 12, megapixels), tmp_path)
+    assert all(r.unsure for cid, r in result.reads.items() if r.value != truth(sheet, marks, cid))
 
 
 def test_typed_in_text_parses_and_marks_unsure_cells(photographed):
