@@ -107,20 +107,21 @@ def test_descending_and_custom_variants_fit_the_identity():
     tower = parse_ascii(T_TOWER)
     variant = rtt.custom_variant_name(tower, descending=True)
     sheet = rtt.build(variant, "es", "letter")
-    assert sheet.identity.variant == variant and len(sheet.identity.encode()) <= 53
+    assert sheet.identity.variant == variant == f"t.{encode(tower)}-desc"
     assert any(encode(tower) in i.text for i in sheet.items if isinstance(i, Text))
     with pytest.raises(ValueError, match="unknown variant 'nope'"):
         rtt.parse_variant("nope")
 
 
-def test_custom_tower_variant_is_a_fixed_hash_of_its_code():
-    # printed in the identity QR of every custom sheet: the same tower must keep its name
-    assert rtt.custom_variant_name(parse_ascii(T_TOWER)) == "t.era3mdj5"
-    assert rtt.custom_variant_name(parse_ascii(LEDGE), descending=True) == "t.nmc1ev4m-desc"
+def test_custom_tower_variant_is_its_code():
+    # printed in the identity QR of every custom sheet: the photo alone rebuilds the tower
+    assert rtt.custom_variant_name(parse_ascii(T_TOWER)) == "t.2uYN"
+    assert rtt.custom_variant_name(parse_ascii(LEDGE), descending=True) == "t.2zjZU-desc"
+    assert rtt.parse_variant("t.2zjZU-desc")[:2] == (parse_ascii(LEDGE), True)
 
 
-@pytest.mark.parametrize("variant", ["t.short", "eiffeltowe", "t.era3mdj5x"])
-def test_a_name_neither_builtin_nor_a_custom_hash_is_an_unknown_variant(variant):
+@pytest.mark.parametrize("variant", ["t.short", "eiffeltowe", "t.2uYN!"])
+def test_a_name_neither_builtin_nor_a_tower_code_is_an_unknown_variant(variant):
     with pytest.raises(ValueError, match=f"unknown variant '{variant}'"):
         rtt.parse_variant(variant)
 
@@ -135,16 +136,17 @@ def test_a_name_neither_builtin_nor_a_custom_hash_is_an_unknown_variant(variant)
     ("pyramid", {"tower": PYRAMID_ART}, "pyramid"),
     ("pyramid", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
     ("pyramid-desc", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
-    (None, {"tower": T_TOWER}, "t.era3mdj5"),
-    ("t.era3mdj5", {"tower": T_TOWER, "descending": True}, "t.era3mdj5-desc"),
-    ("t.era3mdj5-desc", {"tower": T_TOWER}, "t.era3mdj5-desc"),
+    (None, {"tower": T_TOWER}, "t.2uYN"),
+    ("t.2uYN", {"tower": T_TOWER, "descending": True}, "t.2uYN-desc"),
+    ("t.2uYN-desc", {"tower": T_TOWER}, "t.2uYN-desc"),
+    ("t.2uYN", {}, "t.2uYN"),  # the code alone names the tower
 ])
 def test_typed_in_variant_tower_and_descending_keys_name_the_variant(variant, extra, result):
     assert rtt.custom_variant(variant, extra) == result
 
 
 @pytest.mark.parametrize("variant, extra, reason", [
-    ("t.nmc1ev4m", {"tower": T_TOWER}, r"'t.nmc1ev4m' is not the tower given under `tower` \(that one is t.era3mdj5\)"),
+    ("t.2zjZU", {"tower": T_TOWER}, r"'t.2zjZU' is not the tower given under `tower` \(that one is t.2uYN\)"),
     ("eiffel", {"tower": T_TOWER}, r"'eiffel' is not the tower given under `tower`$"),
     ("eiffel", {"descending": "yes"}, r"descending: 'yes' is not true or false"),
 ])
@@ -236,10 +238,10 @@ def test_tower_stands_centred_on_the_page_under_the_legend(variant):
 
 def test_custom_sheets_are_ascending_unless_asked():
     tower = parse_ascii(T_TOWER)
-    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.era3mdj5"
+    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.2uYN"
     calls = []
     sheets = rtt.build_sheets([tower, parse_ascii(LEDGE)], "en", "a4", progress=calls.append, workers=1)
-    assert [s.identity.variant for s in sheets] == ["t.era3mdj5", "t.nmc1ev4m"]
+    assert [s.identity.variant for s in sheets] == ["t.2uYN", "t.2zjZU"]
     assert calls == [1, 1]
 
 
@@ -432,7 +434,7 @@ def test_typed_in_custom_tower_carries_its_drawing(cli, write):
     result = cli("audit", path, "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
-    assert report["variant"] == "t.era3mdj5-desc"
+    assert report["variant"] == "t.2uYN-desc"
     assert report["score"] == -1 and report["details"]["rule"] == "descending"
     code = encode(parse_ascii(T_TOWER))
     by_code = write("c.toml", f'game = "roll-to-the-top"\ntower = "{code}"\n[cells]\nB3 = 2\n')
@@ -441,7 +443,7 @@ def test_typed_in_custom_tower_carries_its_drawing(cli, write):
 
 
 @pytest.mark.parametrize("content, reason", [
-    ('game = "roll-to-the-top"\nvariant = "t.zzzzzzzz"\n', "custom tower 't.zzzzzzzz': give its drawing"),
+    ('game = "roll-to-the-top"\nvariant = "t.zzzzzzzz"\n', "unknown variant 't.zzzzzzzz' for roll-to-the-top"),
     ('game = "roll-to-the-top"\nvariant = "pyramid"\ntower = "[][]"\n', "is not the tower given"),
     ('game = "roll-to-the-top"\ntower = "[]  []"\n', "not connected to the rest of the tower: A2"),
     ('game = "roll-to-the-top"\nvariant = "eifel"\n', "unknown variant 'eifel'"),
