@@ -50,6 +50,20 @@ SECOND_OPINION_BELOW = 0.9
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
 #: directions; a large digit reaching the box edge is not
 CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
+#: Light. Darkness against the paper around a cell (its local white) does not change with
+#: exposure until the paper is clipped to white; then the pen fades, and so does the print.
+#: The print around each cell says by how much: in normal light its darkest tenth is about
+#: PRINT_SEEN times as dark as drawn and blurred by PRINT_BLUR_MM (thin lines look fainter
+#: than thick ones), so with the paper clipped, a print that looks fainter means the light
+#: was A = (1 - seen) / (1 - expected) times too strong there. Up to A =
+#: MAX_OVER a pen of PEN_DARK darkness keeps enough to read, and darkness is scaled back to
+#: it; but from FADED_OVER on a lighter pen may be gone, so a cell read blank is flagged.
+#: Beyond MAX_OVER, and where the paper is darker than DARK_PAPER grey levels (the pen is
+#: then a few levels of noise), every cell is read (darkness scaled at most MAX_GAIN times)
+#: but flagged, and the reason said.
+PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.3, 4.0
+LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
+BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
 
 
 @dataclass(frozen=True)
@@ -60,6 +74,7 @@ class CellRead:
     unsure: bool
     why: str = ""  # what made it unsure
     offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): the box was found this far from its place
+    light: str = ""  # "dark" or "bright": the photo's light left too little to read for sure here
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,7 @@ class Written:
     circled: bool
     share: float  # of the cell's area in ink
     offset_mm: tuple[float, float]  # see CellRead
+    light: str = ""  # see CellRead
 
 
 def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
@@ -84,10 +100,12 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     reads: dict[str, CellRead] = {}
     written = []
     raw, printed = _printed(sheet, px_per_mm)
+    grey = _PRINTED[(sheet.identity.encode(), px_per_mm)][2]
     for cell in sheet.cells.values():
         shift = _shift(page, raw, cell, px_per_mm)
         offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
-        dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
+        light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
+        dark = _darkness(page, raw, printed, cell, px_per_mm, shift) * gain
         ink = _ink(dark)
         share = float((ink > 0).mean()) if ink.size else 0.0
         if cell.kind == "tick":
@@ -102,9 +120,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 ink = _ink(dark, floor)
             if allows_guarded:
                 ink, circled = _remove_circle(ink, dark, floor)
-            written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset))
+            written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light))
             continue
-        reads[cell.id] = replace(read, offset_mm=offset)
+        reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, written
 
 
@@ -116,7 +134,8 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
     row = 0
     for w in written:
-        reads[w.cell.id] = replace(read_written(w, probs[row:row + len(w.crops)]), offset_mm=w.offset_mm)
+        read = replace(read_written(w, probs[row:row + len(w.crops)]), offset_mm=w.offset_mm)
+        reads[w.cell.id] = _in_light(read, w.light)
         row += len(w.crops)
     return reads
 
@@ -133,13 +152,62 @@ def read_written(w: Written, probs: np.ndarray) -> CellRead:
     return read
 
 
-_PRINTED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray]] = {}
+LIGHT_WHY = {"dark": "the photo is too dark here to tell the pen from the paper",
+             "bright": "the photo is too bright here: the pen is washed out",
+             "faded": "the photo is too bright here: a light pen may be washed out"}
+
+
+def _in_light(read: CellRead, light: str) -> CellRead:
+    """The read, flagged with the reason where the light left too little to read (where it
+    only faded the pen, a cell read as written stands: a blank or unticked one is flagged)."""
+    if not light or (light == "faded" and read.value not in (None, False)):
+        return read
+    return replace(read, unsure=True, why=LIGHT_WHY[light], light="bright" if light == "faded" else light)
+
+
+def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,
+              shift: tuple[int, int]) -> tuple[str, float]:
+    """How the photo's light left one cell: "dark", "bright", "faded" (a pen is read, a blank
+    is not sure) or "" (readable), and the gain that brings its darkness back to normal light
+    (1 but in clipped paper). The paper is the
+    90th percentile of the box and a margin of LIGHT_MARGIN_MM; the print, the 10th
+    percentile of the printed pixels there (grey: the sheet as drawn, 255 = white)."""
+    x0, y0, x1, y1 = cell.bounds
+    m, (dy, dx) = LIGHT_MARGIN_MM, shift
+    c0, r0 = max(int(round((x0 - m) * px_per_mm)), 0, -dx), max(int(round((y0 - m) * px_per_mm)), 0, -dy)
+    c1 = min(int(round((x1 + m) * px_per_mm)), raw.shape[1], page.shape[1] - dx)
+    r1 = min(int(round((y1 + m) * px_per_mm)), raw.shape[0], page.shape[0] - dy)
+    window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
+    if window.size == 0:
+        return "", 1.0
+    paper = _nearest_rank(window.ravel(), 0.9)
+    if paper < DARK_PAPER:
+        return "dark", 1.0
+    where = raw[r0:r1, c0:c1] > 0
+    if paper < BRIGHT_PAPER or not where.any():  # unclipped (or nothing to judge it by)
+        return "", 1.0
+    seen = 1 - _nearest_rank(window[where], 0.1) / paper
+    expected = PRINT_SEEN * (1 - _nearest_rank(grey[r0:r1, c0:c1][where], 0.1) / 255)
+    over = (1 - seen) / max(1 - expected, 1e-3)
+    if over <= FADED_OVER:
+        return "", 1.0
+    gain = PEN_DARK / max(1 - over * (1 - PEN_DARK), PEN_DARK / MAX_GAIN)
+    return "bright" if over > MAX_OVER else "faded", gain
+
+
+def _nearest_rank(values: np.ndarray, q: float) -> float:
+    k = int(q * (values.size - 1))
+    return float(np.partition(values, k)[k])
+
+
+_PRINTED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
 def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Where the sheet itself is printed in and around its cells (box outlines, ids, dots,
-    numbers), 1 = print: as drawn (to register the boxes) and widened (to take away).
-    The same identity is the same Sheet, so this is drawn once per identity."""
+    numbers), 1 = print: as drawn (to register the boxes) and widened (to take away); the
+    drawing itself, blurred, for _exposure. The same identity is the same Sheet, so this is
+    drawn once per identity."""
     key = (sheet.identity.encode(), px_per_mm)
     if key not in _PRINTED:
         from PIL import Image, ImageDraw
@@ -154,12 +222,14 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
             x0, y0, x1, y1 = _item_bounds(item)
             if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
                 draw_item(draw, item, px_per_mm)
-        printed = (np.asarray(image) < 215).astype(np.uint8)
+        drawn = np.asarray(image)
+        printed = (drawn < 215).astype(np.uint8)
         # the photo is never registered to the print to the pixel: widen what is printed by a
         # pixel each way (any wider and it takes pen strokes with it)
         _PRINTED.clear() if len(_PRINTED) > 8 else None
-        _PRINTED[key] = printed, cv2.dilate(printed, np.ones((3, 3), np.uint8))
-    return _PRINTED[key]
+        blurred = cv2.GaussianBlur(drawn, (0, 0), PRINT_BLUR_MM * px_per_mm)
+        _PRINTED[key] = printed, cv2.dilate(printed, np.ones((3, 3), np.uint8)), blurred
+    return _PRINTED[key][:2]
 
 
 def _item_bounds(item) -> tuple[float, float, float, float]:
