@@ -128,8 +128,28 @@ def test_a_guard_circle_goes_most_of_the_way_round(sweep, circled):
         assert not ink[:, :6].any() and not ink[:, -6:].any() and ink[15:30, 15:30].any()
 
 
-def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard():
+@pytest.mark.parametrize("written", ["2", "3", "5", "7"])
+def test_the_circle_comes_off_and_the_guarded_digit_stays_whole(written):
+    """A digit half the box high in a circle round the box edge: the reader goes on with the
+    digit exactly as it sees it written alone (no piece of it cut, nothing of the circle)."""
+    digit = np.zeros((45, 45), np.uint8)
+    (w, h), _ = cv2.getTextSize(written, cv2.FONT_HERSHEY_SIMPLEX, 0.8, 3)
+    cv2.putText(digit, written, (22 - w // 2, 22 + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 255, 3)
+    ring = np.zeros_like(digit)
+    cv2.circle(ring, (22, 22), 21, 255, 3)
+    crop = np.maximum(digit, ring).astype(np.float32) / 255
+    ink, circled = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled
+    alone = photo_read._ink(digit.astype(np.float32) / 255)
+    assert np.array_equal(ink > 0, alone > 0)
+
+
+@pytest.mark.parametrize("speck", [False, True])
+def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard(speck):
+    """A zero written round the box (a speck of dust inside it or not) guards nothing."""
     crop = ring_crop(360, None)
+    if speck:
+        crop[21:24, 21:24] = 1.0
     _, found = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert not found
 
@@ -149,18 +169,20 @@ def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
 # --------------------------------------------------------------------------- ticks
 
 
-@pytest.mark.parametrize("share, ticked, flagged", [
-    (0.001, False, False),  # a speck
-    (0.0045, False, True),  # a faint tick? read blank, flagged
-    (0.008, True, True),  # a short light tick, flagged
-    (0.02, True, False),  # a tick
+@pytest.mark.parametrize("share, ticked, flagged, confidence", [
+    (0.001, False, False, 1.0),  # a speck
+    (0.0045, False, True, 0.75),  # a faint tick? read blank, flagged; halfway between 0.3 % and the line
+    (0.008, True, True, 0.5 + 1 / 6),  # a short light tick, flagged; a third of the way from the line to 1.2 %
+    (0.02, True, False, 1.0),  # a tick
 ])
-def test_a_faint_tick_is_flagged_either_way(share, ticked, flagged):
+def test_a_faint_tick_is_flagged_either_way(share, ticked, flagged, confidence):
     """A tick box's ink (its share of the box): clearly blank and clearly ticked are read
-    sure; in between (0.3-1.2 %) it is read the likelier way and flagged as a faint tick."""
+    sure; in between (0.3-1.2 %) it is read the likelier way (the line: 0.6 %) and flagged
+    as a faint tick, the surer the further from the line (50 % on it)."""
     read = photo_read._tick(TICK_BOX, share)
     assert read.value is ticked and read.unsure == flagged
     assert read.why == ("faint tick" if flagged else "")
+    assert read.confidence == pytest.approx(confidence)
 
 
 # --------------------------------------------------------------------------- blank or written
