@@ -218,7 +218,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 click.echo(f"rnwprint: {e}", err=True)
                 worst = 2
                 continue
-            if result.too_coarse:
+            if result.advice():  # too coarse, too dark or too bright
                 click.echo(f"rnwprint: {path}: {result.advice()}", err=True)
             if result.damage:
                 click.echo(f"rnwprint: {path}: {result.damage_note()}", err=True)

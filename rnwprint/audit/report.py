@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 
 from rnwprint.locale import t
-from rnwprint.photo import ADVISED_PX_PER_MM
+from rnwprint.photo import ADVISED_PX_PER_MM, light_advice
 
 
 def decimal(value: float, spec: str, lang: str) -> str:
@@ -32,6 +32,7 @@ class Report:
     details: dict = field(default_factory=dict)
     unsure: tuple[str, ...] = ()  # cells a photo reader could not read for sure
     coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
+    light_photo: dict = field(default_factory=dict)  # cells a photo was too "dark"/"bright" to read for sure
     damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
 
     def rests_on_unsure(self, v: Violation) -> bool:
@@ -54,6 +55,7 @@ class Report:
             "details": self.details,
             **({"unsure_cells": list(self.unsure)} if self.unsure else {}),
             **({"coarse_photo_px_per_mm": round(self.coarse_photo, 2)} if self.coarse_photo else {}),
+            **({"light_photo": self.light_photo} if self.light_photo else {}),
             **({"damaged_photo": self.damaged_photo} if self.damaged_photo else {}),
         }
 
@@ -77,6 +79,8 @@ class Report:
         if self.coarse_photo:
             lines.append(t(lang, "audit.coarse_photo", px=decimal(self.coarse_photo, ".1f", lang),
                            good=f"{ADVISED_PX_PER_MM:.0f}"))
+        if self.light_photo:
+            lines.append(light_advice(self.light_photo, lang))
         if self.damaged_photo:
             lines.append(t(lang, "audit.damaged_photo", what=self.damaged_photo))
         return "\n".join(lines)

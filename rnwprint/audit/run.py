@@ -67,6 +67,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
 
     unsure: tuple[str, ...] = ()
     coarse = 0.0
+    light: dict[str, int] = {}
     damage = ""
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
@@ -77,6 +78,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
         entries = result.entries()
         unsure = tuple(result.unsure)
         coarse = result.photo_px_per_mm if result.too_coarse else 0.0
+        light = result.light
         damage = result.damage
     else:
         data = load_document(path, raw)
@@ -90,6 +92,7 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
     report = _apply_rules(game, entries, lang, log)
     report.unsure = unsure
     report.coarse_photo = coarse
+    report.light_photo = light
     report.damaged_photo = damage
     return report
 

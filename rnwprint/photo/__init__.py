@@ -17,3 +17,12 @@ def coarse_advice(px_per_mm: float, lang: str = "en") -> str:
     if not too_coarse(px_per_mm):
         return ""
     return t(lang, "audit.coarse_photo", px=f"{px_per_mm:.1f}", good=f"{ADVISED_PX_PER_MM:.0f}")
+
+
+def light_advice(light: dict[str, int], lang: str = "en") -> str:
+    """What to do next time about a photo whose light left cells unreadable for sure, as
+    {"dark": cells, "bright": cells} (see photo.read: cells too dark or washed out), or ""."""
+    from rnwprint.photo.read import DARK_PAPER
+
+    return " ".join(t(lang, f"audit.{kind}_photo", cells=light[kind], level=DARK_PAPER)
+                    for kind in ("dark", "bright") if light.get(kind))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.photo import coarse_advice, locate, too_coarse
+from rnwprint.photo import coarse_advice, light_advice, locate, too_coarse
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.sheet import Identity, Sheet
 
@@ -37,9 +37,18 @@ class PhotoRead:
     def too_coarse(self) -> bool:
         return too_coarse(self.photo_px_per_mm)
 
-    def advice(self) -> str:
-        """What to do better next time, or ""."""
-        return coarse_advice(self.photo_px_per_mm)
+    @property
+    def light(self) -> dict[str, int]:
+        """Cells the photo's light left unreadable for sure: {"dark": n, "bright": n}, or {}."""
+        counts: dict[str, int] = {}
+        for r in self.reads.values():
+            if r.light:
+                counts[r.light] = counts.get(r.light, 0) + 1
+        return counts
+
+    def advice(self, lang: str = "en") -> str:
+        """What to do better next time (a photo too coarse, too dark or too bright), or ""."""
+        return " ".join(a for a in (coarse_advice(self.photo_px_per_mm, lang), light_advice(self.light, lang)) if a)
 
     def damage_note(self) -> str:
         """What a damaged file means for the read, or ""."""
@@ -101,7 +110,7 @@ def typed_in_text(result: PhotoRead) -> str:
     lines = [
         f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
         f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
-        *([f"# Note: {result.advice()}"] if result.too_coarse else []),
+        *([f"# Note: {result.advice()}"] if result.advice() else []),
         *([f"# Note: {result.damage_note()}"] if result.damage else []),
         f'game = "{ident.game}"',
         f'variant = "{ident.variant}"',
@@ -144,6 +153,7 @@ def as_json(result: PhotoRead) -> dict:
         "counters": result.counters(),
         "photo_px_per_mm": round(result.photo_px_per_mm, 2),
         "advice": result.advice(),
+        "light": result.light,
         "damaged": result.damage,
         "unsure": [{"cell": cid, "read": _json_value(result.reads[cid].value),
                     "confidence": round(result.reads[cid].confidence, 3), "why": result.reads[cid].why}
