@@ -50,6 +50,10 @@ MARKER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3
 MARKER_SIZE = 6 * MARKER_MODULE
 BAD_FIT_MM = 2.5  # RMS residual beyond which the markers are not one flat page
 OUTLIER_MM = 0.5  # a fitted point this far off (and 3x the median) is left out
+#: the markers fit the page size the QR code names this far off (mm, RMS), and this many times
+#: worse than another size: the code and the page disagree (a true fit is under 0.25 mm; A4's
+#: markers read as Letter's, or the reverse, are 0.4-0.5 mm off)
+PAGE_MISFIT_MM, PAGE_MISFIT_RATIO = 0.3, 2.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -399,6 +403,17 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     if expect_game is not None and identity.game != expect_game:
         raise RnwError(f"this is a {identity.game} sheet, not {expect_game}", where)
     sheet = sheet_for(identity, where)
+    # the markers tell the page's size too: a QR code saying another size (a label from an
+    # A4 sheet on a Letter one, an edited file) would put every cell a few mm off
+    own = [rms for rms, w, h, _ in candidates if abs(w - sheet.width) < 1 and abs(h - sheet.height) < 1]
+    other = min(((rms, w, h) for rms, w, h, _ in candidates if abs(w * h - sheet.width * sheet.height) > 1),
+                default=None)
+    if own and other and own[0] > PAGE_MISFIT_MM and own[0] > PAGE_MISFIT_RATIO * other[0]:
+        seen = next(name for name, size in PAGE_SIZES.items() if abs(size[0] * size[1] - other[1] * other[2]) < 1)
+        raise RnwError(f"the QR code says the page is {identity.page.capitalize()}, but its corner markers sit "
+                       f"as on {seen.capitalize()} ({own[0]:.2f} mm off {identity.page.capitalize()}'s places, "
+                       f"{other[0]:.2f} mm off {seen.capitalize()}'s): the code does not belong to this page; "
+                       "print the sheet again", where)
     t3 = time.perf_counter()
     timings["sheet"] = (t3 - t2) * 1000
 
