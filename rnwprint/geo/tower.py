@@ -342,10 +342,9 @@ def format_ascii(tower: Tower) -> str:
 def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     """The dark shape of a PNG/JPEG filled with squares, `columns` squares across its width.
 
-    The picture (transparent parts count as white) is cropped to its dark pixels and
-    sampled at half-square resolution; each row is filled from the left with squares that
-    are at least half dark (shifted half a square where that covers more), so edges may fall
-    on half squares.
+    The picture (transparent parts count as white) is cropped to its dark pixels and cut
+    into rows; each dark run of a row becomes squares centred on it (see _sample), so edges
+    may fall on half squares and a symmetric picture gives a symmetric tower.
     """
     import io
     import warnings
@@ -401,21 +400,68 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     rows = max(1, round(h * columns / w))
     if rows > MAX_ROWS:
         raise TowerError(f"the shape would be {rows} rows high; use fewer --columns", where)
-    cover = np.asarray(shape.resize((2 * columns, rows), Image.BOX), dtype=float) / 255
-    squares = []
-    for n in range(rows):
-        line = cover[n]
-        here = [(line[c] + line[c + 1]) / 2 for c in range(2 * columns - 1)] + [0.0]
-        c = 0
-        while c < 2 * columns - 1:
-            if here[c] >= 0.5 and here[c] >= here[c + 1]:  # at least half dark, and no better half a square on
-                squares.append((rows - 1 - n, c))
-                c += 2
-            else:
-                c += 1
+    squares = _sample(np.asarray(shape) > 127, rows, columns)
     if not squares:
         raise TowerError("the dark shape is too thin for that many columns; use fewer --columns", where)
     return Tower.of(check_extent(squares, where))
+
+
+def _sample(dark: np.ndarray, rows: int, columns: int) -> list[Square]:
+    """Squares for a dark shape (True = dark), `rows` bands high, `columns` squares across its
+    widest row.
+
+    In each band a pixel column is dark where at least half of it is; each run of dark
+    columns becomes as many squares as its length rounds to, centred on the run and set on
+    the half-square grid, a tie going towards the picture's middle. Integer arithmetic
+    throughout, so a symmetric picture gives a symmetric tower."""
+    import numpy as np
+    from fractions import Fraction
+
+    h, w = dark.shape
+    starts = [n * h // rows for n in range(rows)]
+    counts = np.add.reduceat(dark, starts, axis=0, dtype=np.int64)  # dark pixels per band and column
+    heights = np.diff(starts + [h])[:, None]
+    bands = []
+    for dark_columns in 2 * counts >= heights:
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], dark_columns.astype(np.int8), [0]))))
+        bands.append([(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])])  # [a, b) pixel columns
+    widest = max((runs[-1][1] - runs[0][0] for runs in bands if runs), default=0)
+    if not widest:
+        return []
+    scale = Fraction(columns, widest)  # squares per pixel: the widest row spans `columns` squares
+    squares = []
+    for n, runs in enumerate(bands):
+        blocks = _blocks(runs, scale, w, columns)
+        squares += [(rows - 1 - n, left + 2 * k) for left, count in blocks for k in range(count)]
+    return squares
+
+
+def _blocks(runs: list[tuple[int, int]], scale, w: int, columns: int) -> list[tuple[int, int]]:
+    """(left col2, squares) for each run of a band; runs whose squares would overlap are
+    taken as one."""
+    import math
+    from fractions import Fraction
+
+    runs = list(runs)
+    while True:
+        blocks = []
+        for a, b in runs:
+            count = math.floor((b - a) * scale + Fraction(1, 2))
+            middle = 2 * ((Fraction(a + b, 2) - Fraction(w, 2)) * scale) + columns  # in half squares
+            left = middle - count  # left edge in half squares, to round onto the grid
+            if left.denominator == 1:
+                rounded = int(left)
+            elif left - math.floor(left) == Fraction(1, 2):  # a tie: towards the middle
+                rounded = math.ceil(left) if middle < columns else math.floor(left)
+            else:
+                rounded = round(left)
+            blocks.append((rounded, count))
+        runs = [run for run, (_, count) in zip(runs, blocks) if count]  # a run under half a square: none
+        blocks = [block for block in blocks if block[1]]
+        clash = next((i for i in range(len(runs) - 1) if blocks[i][0] + 2 * blocks[i][1] > blocks[i + 1][0]), None)
+        if clash is None:
+            return blocks
+        runs[clash:clash + 2] = [(runs[clash][0], runs[clash + 1][1])]
 
 
 # --- random towers ----------------------------------------------------------------------
