@@ -115,12 +115,12 @@ def test_descending_and_custom_variants_fit_the_identity():
 
 def test_custom_tower_variant_is_its_code():
     # printed in the identity QR of every custom sheet: the photo alone rebuilds the tower
-    assert rtt.custom_variant_name(parse_ascii(T_TOWER)) == "t.2uYN"
-    assert rtt.custom_variant_name(parse_ascii(LEDGE), descending=True) == "t.2zjZU-desc"
-    assert rtt.parse_variant("t.2zjZU-desc")[:2] == (parse_ascii(LEDGE), True)
+    assert rtt.custom_variant_name(parse_ascii(T_TOWER)) == "t.N5S3"
+    assert rtt.custom_variant_name(parse_ascii(LEDGE), descending=True) == "t.1A6WC4-desc"
+    assert rtt.parse_variant("t.1A6WC4-desc")[:2] == (parse_ascii(LEDGE), True)
 
 
-@pytest.mark.parametrize("variant", ["t.short", "eiffeltowe", "t.2uYN!"])
+@pytest.mark.parametrize("variant", ["t.short", "eiffeltowe", "t.N5S3!"])
 def test_a_name_neither_builtin_nor_a_tower_code_is_an_unknown_variant(variant):
     with pytest.raises(ValueError, match=f"unknown variant '{variant}'"):
         rtt.parse_variant(variant)
@@ -136,17 +136,17 @@ def test_a_name_neither_builtin_nor_a_tower_code_is_an_unknown_variant(variant):
     ("pyramid", {"tower": PYRAMID_ART}, "pyramid"),
     ("pyramid", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
     ("pyramid-desc", {"tower": PYRAMID_ART, "descending": True}, "pyramid-desc"),
-    (None, {"tower": T_TOWER}, "t.2uYN"),
-    ("t.2uYN", {"tower": T_TOWER, "descending": True}, "t.2uYN-desc"),
-    ("t.2uYN-desc", {"tower": T_TOWER}, "t.2uYN-desc"),
-    ("t.2uYN", {}, "t.2uYN"),  # the code alone names the tower
+    (None, {"tower": T_TOWER}, "t.N5S3"),
+    ("t.N5S3", {"tower": T_TOWER, "descending": True}, "t.N5S3-desc"),
+    ("t.N5S3-desc", {"tower": T_TOWER}, "t.N5S3-desc"),
+    ("t.N5S3", {}, "t.N5S3"),  # the code alone names the tower
 ])
 def test_typed_in_variant_tower_and_descending_keys_name_the_variant(variant, extra, result):
     assert rtt.custom_variant(variant, extra) == result
 
 
 @pytest.mark.parametrize("variant, extra, reason", [
-    ("t.2zjZU", {"tower": T_TOWER}, r"'t.2zjZU' is not the tower given under `tower` \(that one is t.2uYN\)"),
+    ("t.1A6WC4", {"tower": T_TOWER}, r"'t.1A6WC4' is not the tower given under `tower` \(that one is t.N5S3\)"),
     ("eiffel", {"tower": T_TOWER}, r"'eiffel' is not the tower given under `tower`$"),
     ("eiffel", {"descending": "yes"}, r"descending: 'yes' is not true or false"),
 ])
@@ -188,11 +188,10 @@ def test_towers_template_refuses_an_id_used_twice(tmp_path, monkeypatch):
 
 
 def test_too_big_tower_is_refused_with_its_extent():
-    # A4's 190 mm less the ground line's 4 mm at each side: 182 / 30 = 6.07 mm, 182 // 7 = 26
     wide = parse_ascii("[]" * 30)
     with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across and 1 row, so "
-                                         r"squares would be 6\.1 mm on A4 \(at least 7 mm hold two digits\); "
-                                         r"at most 26 squares across and 27 rows fit$"):
+                                         r"squares would be 6\.3 mm on A4 \(at least 7 mm hold two digits\); "
+                                         r"at most 27 squares across and 27 rows fit$"):
         rtt.build_tower(wide, "en", "a4")
 
 
@@ -239,10 +238,10 @@ def test_tower_stands_centred_on_the_page_under_the_legend(variant):
 
 def test_custom_sheets_are_ascending_unless_asked():
     tower = parse_ascii(T_TOWER)
-    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.2uYN"
+    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.N5S3"
     calls = []
     sheets = rtt.build_sheets([tower, parse_ascii(LEDGE)], "en", "a4", progress=calls.append, workers=1)
-    assert [s.identity.variant for s in sheets] == ["t.2uYN", "t.2zjZU"]
+    assert [s.identity.variant for s in sheets] == ["t.N5S3", "t.1A6WC4"]
     assert calls == [1, 1]
 
 
@@ -435,7 +434,7 @@ def test_typed_in_custom_tower_carries_its_drawing(cli, write):
     result = cli("audit", path, "--json")
     assert result.code == 0, result.err
     report = json.loads(result.out)
-    assert report["variant"] == "t.2uYN-desc"
+    assert report["variant"] == "t.N5S3-desc"
     assert report["score"] == -1 and report["details"]["rule"] == "descending"
     code = encode(parse_ascii(T_TOWER))
     by_code = write("c.toml", f'game = "roll-to-the-top"\ntower = "{code}"\n[cells]\nB3 = 2\n')

@@ -95,9 +95,10 @@ def test_comments_indentation_and_blank_edges_do_not_matter():
     assert a == b
 
 
-@pytest.mark.parametrize("junk, reason", [("", "is not a tower code"), ("a-b", "is not a tower code"),
+@pytest.mark.parametrize("junk, reason", [("", "is not a tower code"),
+                                          ("7KU3", "is not a tower code: codes are 0-9 and A-Z without I, L, O and U"),
                                           ("0", "code ends too early"),
-                                          ("zzzzzzzzzzzzzzzzzzz", "code ends too early")])
+                                          ("zzzzzzzzzzzzzzzzzzz", "is not a tower code \\(extra bits\\)")])
 def test_decode_rejects_junk(junk, reason):
     with pytest.raises(ValueError, match=reason):
         decode(junk)

@@ -26,21 +26,20 @@ from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.game import Game
 from rnwprint.games import tower_sim
-from rnwprint.geo.tower import Tower, TowerError, decode, encode, parse_ascii, row_letters
+from rnwprint.geo.tower import (OldCodeError, Tower, TowerError, decode, encode, grouped, normal_code, parse_ascii,
+                                row_letters)
 from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 NAME = "roll-to-the-top"
-LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred
+LAYOUT_VERSION = 1
 TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "towers.toml"
 DESC = "-desc"
 CUSTOM = "t."
 LOW, HIGH = 1, tower_sim.HIGHEST
 MIN_SQUARE = 7.0  # mm: smaller squares do not take two handwritten digits
-MAX_SQUARE = 25.0  # mm: a small tower grows to fill the page, up to this
-MIN_ID = 5.0  # pt: the smallest square id that still prints legibly
-GROUND_OVERHANG = 4.0  # mm: the ground line reaches this far past the tower at each side
+MAX_SQUARE = 15.0  # mm
 TITLE_ROOM = 160.0  # mm between the top markers (A4; Letter has 6 more)
 
 INK = "#1a1a1a"
@@ -49,8 +48,6 @@ GOLD = "#d99a00"
 SQUARE = Style(fill="#ffffff", stroke="#303030", width=0.4)
 GROUND = Style(fill=None, stroke="#303030", width=0.8)
 FACE = Style(fill="#ffffff", stroke="#303030", width=0.35)
-GAP_FILL = Style(fill="#dcdcdc", stroke=None, width=0)
-HATCH = Style(stroke="#9a9a9a", width=0.3)
 
 
 @dataclass(frozen=True)
@@ -113,9 +110,12 @@ def custom_variant_name(tower: Tower, descending: bool = False) -> str:
 
 @functools.lru_cache(maxsize=256)
 def _custom_tower(code: str) -> Tower | None:
-    """The tower of a code (None: not a tower code), checked playable (TowerError)."""
+    """The tower of a code (None: not a tower code), checked playable (TowerError); an old
+    code is refused saying what it is now (OldCodeError)."""
     try:
         tower = decode(code)
+    except OldCodeError:
+        raise
     except ValueError:
         return None
     return tower.check()
@@ -127,11 +127,13 @@ def parse_variant(variant: str) -> tuple[Tower, bool, str | None]:
     base = variant[: -len(DESC)] if descending else variant
     if base in builtins():
         return builtins()[base].tower, descending, base
-    if base.startswith(CUSTOM):
+    if base[:len(CUSTOM)].lower() == CUSTOM:
         try:
             tower = _custom_tower(base[len(CUSTOM):])
         except TowerError as e:
             raise ValueError(e.message) from None
+        except OldCodeError as e:
+            raise ValueError(f"{variant!r}: {e}") from None
         if tower is not None:
             return tower, descending, None
     raise ValueError(f"unknown variant {variant!r} for {NAME}; choose one of: {', '.join(VARIANTS)} "
@@ -145,6 +147,8 @@ def tower_from_text(text: str, where: str = "tower") -> Tower:
     if stripped and "[" not in stripped and " " not in stripped and "\n" not in stripped:
         try:
             return decode(stripped).check(where)
+        except OldCodeError as e:
+            raise TowerError(str(e), where) from None
         except ValueError:
             raise TowerError(f"{stripped!r} is neither a tower drawing ([] squares) nor a tower code",
                              where) from None
@@ -162,9 +166,11 @@ def custom_variant(variant: str | None, extra: dict) -> str | None:
     if art is None:
         if variant is None:
             return VARIANTS[0] + DESC if descending else None
-        if not (variant.removesuffix(DESC) in builtins() or variant.startswith(CUSTOM)):
+        if not (variant.removesuffix(DESC) in builtins() or variant[:len(CUSTOM)].lower() == CUSTOM):
             return None
-        parse_variant(variant)
+        tower, desc, builtin = parse_variant(variant)
+        if builtin is None:  # as printed: t.7KD3M9QX for t.7kd3-m9qx
+            return custom_variant_name(tower, desc or descending)
         return variant + DESC if descending and not variant.endswith(DESC) else variant
     if not isinstance(art, str):
         raise ValueError("tower: expected the tower drawn as text ([] squares) or its code")
@@ -179,7 +185,8 @@ def custom_variant(variant: str | None, extra: dict) -> str | None:
             if builtins()[named].tower != tower:
                 raise ValueError(f"{variant!r} is not the tower given under `tower`")
             return variant + DESC if descending and not variant.endswith(DESC) else variant
-        if named != drawn.removesuffix(DESC):
+        same = named[:len(CUSTOM)].lower() == CUSTOM and CUSTOM + normal_code(named[len(CUSTOM):]) == drawn.removesuffix(DESC)
+        if not same:  # the code as printed (7KD3-M9QX) or typed (7kd3m9qx) names it too
             raise ValueError(f"{variant!r} is not the tower given under `tower` (that one is "
                              f"{drawn.removesuffix(DESC)}); check the drawing against the sheet")
     return drawn
@@ -194,10 +201,17 @@ def title_of(variant: str, lang: str) -> str:
     if builtin:
         name = builtins()[builtin].names[lang]
     else:
-        name = t(lang, f"{NAME}.custom", code=variant.removesuffix(DESC)[len(CUSTOM):])
-        if text_width(name, 16, True) > TITLE_ROOM - text_width(t(lang, f"{NAME}.title") + " — ", 16, True):
-            name = t(lang, f"{NAME}.custom", code="").strip()  # a long code: printed under the legend
+        name = _titled(tower, lang) or t(lang, f"{NAME}.custom", code="").strip()
     return f"{t(lang, f'{NAME}.title')} — {name}"
+
+
+def _titled(tower: Tower, lang: str) -> str | None:
+    """A custom tower's name in the title, "Custom tower 7KD3-M9QX": its code, the one name
+    the sheet gives it; None when the code is too long for the title (it is then printed
+    under the legend, see `_code`)."""
+    name = t(lang, f"{NAME}.custom", code=grouped(encode(tower)))
+    room = TITLE_ROOM - text_width(t(lang, f"{NAME}.title") + " — ", 16, True)
+    return name if text_width(name, 16, True) <= room else None
 
 
 _RATINGS: dict[tuple[Tower, bool], tower_sim.Rating] = {}
@@ -216,9 +230,7 @@ def rating(tower: Tower, descending: bool) -> tower_sim.Rating:
 # --- the sheet --------------------------------------------------------------------------
 
 def fit_square(tower: Tower, area: Box) -> float:
-    """The side of the largest squares (up to MAX_SQUARE) that fit the tower and its ground
-    line in `area`."""
-    return min(MAX_SQUARE, (area.w - 2 * GROUND_OVERHANG) / tower.width, area.h / tower.rows)
+    return min(MAX_SQUARE, area.w / tower.width, area.h / tower.rows)
 
 
 def build(variant: str, lang: str, page: str) -> Sheet:
@@ -245,13 +257,13 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     y += 3
     y = _legend(sheet, box.x, y, lang) + 2.5
     legend_bottom, figures_end = _difficulty(sheet, box.x, y, rating(tower, descending), lang)
-    if builtin is None:
-        legend_bottom = _code(sheet, box, figures_end, y, legend_bottom, encode(tower), lang)
+    if builtin is None and _titled(tower, lang) is None:
+        legend_bottom = _code(sheet, box, legend_bottom, encode(tower), lang)
 
     area = Box(box.x, legend_bottom + 5, box.w, box.bottom - legend_bottom - 10)  # QR quiet zone below
     side = fit_square(tower, area)
     if side < MIN_SQUARE:
-        most_w = int((area.w - 2 * GROUND_OVERHANG) // MIN_SQUARE)
+        most_w = int(area.w // MIN_SQUARE)
         most_h = int(area.h // MIN_SQUARE)
         raise TowerError(
             f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} squares across and "
@@ -321,22 +333,24 @@ def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str
     return y + star, x + 2 + text_width(figures, 7)
 
 
-def _code(sheet: Sheet, box: Box, figures_end: float, y: float, bottom: float, code: str, lang: str) -> float:
-    """The custom tower's code: on the difficulty line, right-aligned, where it fits beside the
-    figures, else in lines of its own below; returns the bottom of what was printed."""
-    text = t(lang, f"{NAME}.code", code=code)
-    if text_width(text, 6) <= box.right - figures_end - 4:
-        sheet.add(Text(box.right, y + 3.2, text, 6, GREY, "end"))
-        return bottom
+CODE_SIZE = 10.0  # pt: a custom tower's code, printed to be copied
+
+
+def _code(sheet: Sheet, box: Box, bottom: float, code: str, lang: str) -> float:
+    """A code too long for the title, in lines of its own under the legend, large enough to
+    copy: "tower code:" and the code in groups of four, broken between groups; returns the
+    bottom of what was printed."""
+    words = [t(lang, f"{NAME}.code", code="").strip()] + [g + "-" for g in grouped(code).split("-")]
+    words[-1] = words[-1][:-1]
     lines = [""]
-    for ch in text:
-        if text_width(lines[-1] + ch, 6) > box.w:
+    for word in words:
+        if lines[-1] and text_width(lines[-1] + word, CODE_SIZE, True) > box.w:
             lines.append("")
-        lines[-1] += ch
+        lines[-1] += word + (" " if word is words[0] else "")
     for line in lines:
-        bottom += 2.6
-        sheet.add(Text(box.x, bottom, line, 6, GREY))
-    return bottom + 0.5
+        bottom += CODE_SIZE * PT * 1.35
+        sheet.add(Text(box.x, bottom, line, CODE_SIZE, INK, bold=True))
+    return bottom + 1
 
 
 def _star(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
@@ -351,58 +365,23 @@ def _star(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
 
 
 def _tower(sheet: Sheet, tower: Tower, area: Box, side: float, lang: str) -> None:
-    """The tower centred in `area`, its gaps shaded, the ground line under it."""
     width = tower.width * side
     x0 = area.x + (area.w - width) / 2
-    ground_y = area.bottom - (area.h - tower.rows * side) / 2
-    for hole in _closed_gaps(tower):
-        _shade(sheet, [(x0 + x * side, ground_y - y * side) for x, y in hole], side)
-    id_size = max(MIN_ID, min(7.0, side * 0.45))
+    ground_y = area.bottom
+    id_size = min(6.0, side * 0.45)
     for i, ((row, col2), cid) in enumerate(zip(tower.squares, tower.ids)):
         x = x0 + col2 / 2 * side
         y = ground_y - (row + 1) * side
         sheet.add(Rect(x, y, side, side, SQUARE))
         size = id_size
-        while text_width(cid, size) > side - 1.4 and size > MIN_ID:
+        while text_width(cid, size) > side - 1.4 and size > 3:
             size -= 0.25
         sheet.add(Text(x + 0.7, y + 0.7 + size * PT * 0.75, cid, size, GREY))
         if tower.ground[i]:
             sheet.add(Circle(x + side / 2, y + side - 1.3, 0.55, Style(fill=INK, stroke=None)))
         corners = ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
         sheet.add_cell(Cell(cid, corners, "number", LOW, HIGH, _label(tower, i, lang)))
-    sheet.add(Path((((x0 - GROUND_OVERHANG, ground_y + 0.4), (x0 + width + GROUND_OVERHANG, ground_y + 0.4)),),
-                   GROUND, closed=False))
-
-
-def _closed_gaps(tower: Tower) -> list[list[tuple[float, float]]]:
-    """The gaps the squares and the ground close all round (e.g. under an arch), as rings in
-    square units (y up): drawn like a square they would look like one to write in."""
-    import shapely
-
-    b = tower.boxes
-    ground = shapely.box(float(b[:, 0].min()), -0.01, float(b[:, 2].max()), 0.0)
-    union = shapely.union_all([*shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3]), ground])
-    return [list(ring.coords) for poly in getattr(union, "geoms", [union]) for ring in poly.interiors]
-
-
-def _shade(sheet: Sheet, ring: list[tuple[float, float]], side: float) -> None:
-    """A gap filled grey and hatched, with no outline of its own."""
-    import shapely
-
-    hole = shapely.Polygon(ring)
-    sheet.add(Path((tuple((round(x, 3), round(y, 3)) for x, y in ring),), GAP_FILL))
-    x0, y0, x1, y1 = hole.bounds
-    step = max(1.6, side / 6)
-    lines = []
-    k = x0 - (y1 - y0)
-    while k < x1:
-        cut = hole.intersection(shapely.LineString([(k, y1), (k + (y1 - y0), y0)]))
-        for part in getattr(cut, "geoms", [cut]):
-            if part.geom_type == "LineString" and part.length > 0.3:
-                lines.append(tuple((round(x, 3), round(y, 3)) for x, y in part.coords))
-        k += step
-    if lines:
-        sheet.add(Path(tuple(lines), HATCH, closed=False))
+    sheet.add(Path((((x0 - 4, ground_y + 0.4), (x0 + width + 4, ground_y + 0.4)),), GROUND, closed=False))
 
 
 def _label(tower: Tower, i: int, lang: str) -> str:

@@ -45,7 +45,14 @@ MAX_ROWS = 200  # row letters A..GR; far beyond anything a page holds
 # beyond a page too, which holds about 27 squares across and 30 rows of 7 mm.
 MAX_ACROSS = 100  # squares across (a picture's --columns go up to 100)
 MAX_SQUARES = 1000
-_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# Tower codes are written in Crockford's base 32: digits and capitals without I, L, O and U,
+# so nothing looks like something else; read in either case, I and L as 1, O as 0.
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_OLD_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # base 62: codes printed before issue 16
+
+
+class OldCodeError(ValueError):
+    """A tower code of the old (base-62) format: the message gives the tower's code now."""
 
 
 class TowerError(RnwError):
@@ -637,12 +644,43 @@ def _runs(tower: Tower) -> list[list[tuple[int, int]]]:
 
 
 def encode(tower: Tower) -> str:
-    """A short base-62 code of the squares (about 1 character per row of a simple tower).
+    """A short code of the squares in Crockford's base 32 (about 1 character per row of a
+    simple tower), upper case, without hyphens.
 
     Bits: the row count, then per row the number of runs, and per run its left edge (the
     first run relative to the row below's first run, the others as the gap after the run
-    before) and its length, all in exp-Golomb codes; read as one integer in base 62.
+    before) and its length, all in exp-Golomb codes; read as one integer in base 32.
     """
+    return _digits(_bits(tower), CODE_ALPHABET)
+
+
+def normal_code(code: str) -> str:
+    """A code as typed (either case, hyphens and spaces, I/L for 1, O for 0) as printed."""
+    return "".join(code.split()).replace("-", "").upper().translate(str.maketrans("ILO", "110"))
+
+
+def grouped(code: str) -> str:
+    """A code as printed on a sheet: in groups of four, 7KD3-M9QX-2B."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+def decode(code: str) -> Tower:
+    """The inverse of `encode`, for a code as typed (see `normal_code`); ValueError for a
+    string that is not a tower code, saying so plainly for a code of the old format."""
+    given, code = code, normal_code(code)
+    try:
+        return _decode(code, CODE_ALPHABET)
+    except ValueError as e:
+        reason = e
+    try:
+        old = _decode(given.strip(), _OLD_ALPHABET)
+    except ValueError:
+        raise reason from None
+    raise OldCodeError(f"{given!r} is a tower code of the old format: codes changed to 0-9 and A-Z without "
+                     f"I, L, O and U; this tower's code is now {encode(old)}")
+
+
+def _bits(tower: Tower) -> str:
     rows = _runs(tower)
     if any(not runs for runs in rows):
         raise ValueError("a tower with an empty row has no code")
@@ -660,21 +698,25 @@ def encode(tower: Tower) -> str:
                 out.gamma(left - end - 1)
             out.gamma(count - 1)
             end = left + 2 * count
-    number = int("1" + "".join(map(str, out.bits)), 2)
+    return "".join(map(str, out.bits))
+
+
+def _digits(bits: str, alphabet: str) -> str:
+    """The bits after a leading 1, as one integer written in the alphabet's base."""
+    number, base = int("1" + bits, 2), len(alphabet)
     digits = []
     while number:
-        number, d = divmod(number, 62)
-        digits.append(_B62[d])
+        number, d = divmod(number, base)
+        digits.append(alphabet[d])
     return "".join(reversed(digits))
 
 
-def decode(code: str) -> Tower:
-    """The inverse of `encode`; ValueError for a string that is not a tower code."""
-    if not code or len(code) > 400 or any(ch not in _B62 for ch in code):
-        raise ValueError(f"{code!r} is not a tower code")
+def _decode(code: str, alphabet: str) -> Tower:
+    if not code or len(code) > 400 or any(ch not in alphabet for ch in code):
+        raise ValueError(f"{code!r} is not a tower code: codes are 0-9 and A-Z without I, L, O and U")
     number = 0
     for ch in code:
-        number = number * 62 + _B62.index(ch)
+        number = number * len(alphabet) + alphabet.index(ch)
     bits = bin(number)[3:]
     reader = _Reader(bits)
     rows = reader.gamma() + 1
@@ -702,6 +744,6 @@ def decode(code: str) -> Tower:
     except TowerError as e:
         raise ValueError(e.message) from None
     tower = Tower.of(squares)
-    if encode(tower) != code:
+    if _digits(_bits(tower), alphabet) != code:
         raise ValueError(f"{code!r} is not the canonical code of a tower")
     return tower

@@ -1,0 +1,103 @@
+"""Tower codes a player copies from a sheet (issue 16): Crockford's base 32, no look-alikes.
+
+The alphabet is 0-9 and A-Z without I, L, O and U; a code is read in either case, with I or L
+for 1, O for 0 and hyphens anywhere; the sheet prints it once, large and black.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rnwprint.games import roll_to_the_top as rtt
+from rnwprint.geo.tower import Tower, decode, encode, parse_ascii
+from rnwprint.sheet import Text
+
+# the T tower of test_roll_to_the_top: 694051 as its code's integer, 21·32³ + 5·32² + 25·32 + 3
+T_TOWER = "[][][]\n  []\n"
+T_CODE = "N5S3"
+# its code of the old base-62 format: 2·62³ + 56·62² + 34·62 + 23, the same integer
+T_OLD_CODE = "2uYN"
+
+
+def test_codes_use_digits_and_capitals_without_look_alikes():
+    codes = [encode(t) for t in rtt.random_towers(5, 40, squares=25)] + [encode(b.tower) for b in rtt.builtins().values()]
+    used = set("".join(codes))
+    assert used <= set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    assert not used & set("ILOUilou")
+
+
+def test_the_t_tower_has_the_code_worked_out_by_hand():
+    assert encode(parse_ascii(T_TOWER)) == T_CODE
+
+
+@pytest.mark.parametrize("typed", ["N5S3", "n5s3", "N5-S3", "n5s3-", " N5S3 "])
+def test_a_code_is_read_in_either_case_and_with_hyphens(typed):
+    assert decode(typed) == parse_ascii(T_TOWER)
+
+
+def test_i_and_l_read_as_1_and_o_as_0():
+    # a tower whose code holds a 1 and a 0: typed with the letters they look like
+    towers = [Tower.of([(0, 2 * i) for i in range(n)]) for n in range(1, 100)]  # ground rows 1 to 99 wide
+    with_1 = next(t for t in towers if "1" in encode(t))
+    assert decode(encode(with_1).replace("1", "I", 1)) == with_1
+    assert decode(encode(with_1).replace("1", "l")) == with_1
+    with_0 = next(t for t in towers if "0" in encode(t))
+    assert decode(encode(with_0).replace("0", "o")) == with_0
+    assert decode(encode(with_0).replace("0", "O")) == with_0
+
+
+def test_an_old_base_62_code_is_refused_naming_the_new_code():
+    with pytest.raises(ValueError, match=r"'2uYN' is a tower code of the old format: codes changed to 0-9 and A-Z "
+                                         r"without I, L, O and U; this tower's code is now N5S3$"):
+        decode(T_OLD_CODE)
+
+
+def test_an_old_code_as_a_variant_says_the_format_changed():
+    with pytest.raises(ValueError, match=r"'t\.2uYN': .* old format.* now N5S3"):
+        rtt.parse_variant("t." + T_OLD_CODE)
+
+
+def test_tower_code_option_refuses_an_old_code_with_the_new_one(cli):
+    result = cli("tower", "--code", T_OLD_CODE, "--show")
+    assert result.code == 2
+    assert re.fullmatch(r"rnwprint: --code: '2uYN' is a tower code of the old format: .*is now N5S3\n", result.err)
+
+
+def test_a_typed_in_variant_in_lower_case_with_hyphens_names_the_printed_code(cli, write):
+    path = write("mine.toml", 'game = "roll-to-the-top"\nvariant = "t.n5-s3"\n[cells]\nA1 = 3\nB1 = 2\n')
+    result = cli("audit", path, "--json")
+    assert result.code == 1, result.err
+    assert '"variant": "t.N5S3"' in result.out
+
+
+def title_and_texts(sheet):
+    return sheet.title, [i for i in sheet.items if isinstance(i, Text)]
+
+
+def test_a_short_code_is_the_towers_one_name_in_the_title():
+    tower = rtt.random_towers(3, 1)[0]
+    code = encode(tower)
+    sheet = rtt.build_tower(tower, "en", "a4")
+    printed = "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+    assert sheet.title == f"Roll to the Top — Custom tower {printed}"
+    title_text = [i for i in sheet.items if isinstance(i, Text) and i.text == sheet.title]
+    assert title_text and title_text[0].size >= 9 and title_text[0].colour.lower() in ("#000000", "#1a1a1a")
+    # and nowhere else in the game's box: the footer's small identity line aside
+    others = [i.text for i in sheet.items if isinstance(i, Text) and i.text != sheet.title and "rnwprint ·" not in i.text]
+    assert not any(code[:4] in text for text in others)
+
+
+def test_a_long_code_is_printed_in_10_pt_black_lines_under_the_legend():
+    tower = rtt.random_towers(3, 1, squares=200, max_width=25)[0]
+    code = encode(tower)
+    assert len(code) > 20
+    sheet = rtt.build_tower(tower, "en", "a4")
+    assert sheet.title == "Roll to the Top — Custom tower"
+    lines = [i for i in sheet.items if isinstance(i, Text) and (i.text.startswith("tower code:") or
+                                                                 re.fullmatch(r"([0-9A-Z]{1,4}-?)+", i.text) and i.bold)]
+    assert lines and all(i.size >= 9 and i.colour == "#1a1a1a" and i.bold for i in lines)
+    printed = "".join(i.text for i in lines).removeprefix("tower code: ").replace("-", "")
+    assert printed == code
+    assert max(i.y for i in lines) < min(c.bounds[1] for c in sheet.cells.values())
