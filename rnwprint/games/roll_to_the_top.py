@@ -33,13 +33,15 @@ from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 NAME = "roll-to-the-top"
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred
 TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "towers.toml"
 DESC = "-desc"
 CUSTOM = "t."
 LOW, HIGH = 1, tower_sim.HIGHEST
 MIN_SQUARE = 7.0  # mm: smaller squares do not take two handwritten digits
-MAX_SQUARE = 15.0  # mm
+MAX_SQUARE = 25.0  # mm: a small tower grows to fill the page, up to this
+MIN_ID = 5.0  # pt: the smallest square id that still prints legibly
+GROUND_OVERHANG = 4.0  # mm: the ground line reaches this far past the tower at each side
 TITLE_ROOM = 160.0  # mm between the top markers (A4; Letter has 6 more)
 
 INK = "#1a1a1a"
@@ -48,6 +50,8 @@ GOLD = "#d99a00"
 SQUARE = Style(fill="#ffffff", stroke="#303030", width=0.4)
 GROUND = Style(fill=None, stroke="#303030", width=0.8)
 FACE = Style(fill="#ffffff", stroke="#303030", width=0.35)
+GAP_FILL = Style(fill="#dcdcdc", stroke=None, width=0)
+HATCH = Style(stroke="#9a9a9a", width=0.3)
 
 
 @dataclass(frozen=True)
@@ -230,7 +234,9 @@ def rating(tower: Tower, descending: bool) -> tower_sim.Rating:
 # --- the sheet --------------------------------------------------------------------------
 
 def fit_square(tower: Tower, area: Box) -> float:
-    return min(MAX_SQUARE, area.w / tower.width, area.h / tower.rows)
+    """The side of the largest squares (up to MAX_SQUARE) that fit the tower and its ground
+    line in `area`."""
+    return min(MAX_SQUARE, (area.w - 2 * GROUND_OVERHANG) / tower.width, area.h / tower.rows)
 
 
 def build(variant: str, lang: str, page: str) -> Sheet:
@@ -263,7 +269,7 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     area = Box(box.x, legend_bottom + 5, box.w, box.bottom - legend_bottom - 10)  # QR quiet zone below
     side = fit_square(tower, area)
     if side < MIN_SQUARE:
-        most_w = int(area.w // MIN_SQUARE)
+        most_w = int((area.w - 2 * GROUND_OVERHANG) // MIN_SQUARE)
         most_h = int(area.h // MIN_SQUARE)
         raise TowerError(
             f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} squares across and "
@@ -365,23 +371,58 @@ def _star(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
 
 
 def _tower(sheet: Sheet, tower: Tower, area: Box, side: float, lang: str) -> None:
+    """The tower centred in `area`, its gaps shaded, the ground line under it."""
     width = tower.width * side
     x0 = area.x + (area.w - width) / 2
-    ground_y = area.bottom
-    id_size = min(6.0, side * 0.45)
+    ground_y = area.bottom - (area.h - tower.rows * side) / 2
+    for hole in _closed_gaps(tower):
+        _shade(sheet, [(x0 + x * side, ground_y - y * side) for x, y in hole], side)
+    id_size = max(MIN_ID, min(7.0, side * 0.45))
     for i, ((row, col2), cid) in enumerate(zip(tower.squares, tower.ids)):
         x = x0 + col2 / 2 * side
         y = ground_y - (row + 1) * side
         sheet.add(Rect(x, y, side, side, SQUARE))
         size = id_size
-        while text_width(cid, size) > side - 1.4 and size > 3:
+        while text_width(cid, size) > side - 1.4 and size > MIN_ID:
             size -= 0.25
         sheet.add(Text(x + 0.7, y + 0.7 + size * PT * 0.75, cid, size, GREY))
         if tower.ground[i]:
             sheet.add(Circle(x + side / 2, y + side - 1.3, 0.55, Style(fill=INK, stroke=None)))
         corners = ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
         sheet.add_cell(Cell(cid, corners, "number", LOW, HIGH, _label(tower, i, lang)))
-    sheet.add(Path((((x0 - 4, ground_y + 0.4), (x0 + width + 4, ground_y + 0.4)),), GROUND, closed=False))
+    sheet.add(Path((((x0 - GROUND_OVERHANG, ground_y + 0.4), (x0 + width + GROUND_OVERHANG, ground_y + 0.4)),),
+                   GROUND, closed=False))
+
+
+def _closed_gaps(tower: Tower) -> list[list[tuple[float, float]]]:
+    """The gaps the squares and the ground close all round (e.g. under an arch), as rings in
+    square units (y up): drawn like a square they would look like one to write in."""
+    import shapely
+
+    b = tower.boxes
+    ground = shapely.box(float(b[:, 0].min()), -0.01, float(b[:, 2].max()), 0.0)
+    union = shapely.union_all([*shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3]), ground])
+    return [list(ring.coords) for poly in getattr(union, "geoms", [union]) for ring in poly.interiors]
+
+
+def _shade(sheet: Sheet, ring: list[tuple[float, float]], side: float) -> None:
+    """A gap filled grey and hatched, with no outline of its own."""
+    import shapely
+
+    hole = shapely.Polygon(ring)
+    sheet.add(Path((tuple((round(x, 3), round(y, 3)) for x, y in ring),), GAP_FILL))
+    x0, y0, x1, y1 = hole.bounds
+    step = max(1.6, side / 6)
+    lines = []
+    k = x0 - (y1 - y0)
+    while k < x1:
+        cut = hole.intersection(shapely.LineString([(k, y1), (k + (y1 - y0), y0)]))
+        for part in getattr(cut, "geoms", [cut]):
+            if part.geom_type == "LineString" and part.length > 0.3:
+                lines.append(tuple((round(x, 3), round(y, 3)) for x, y in part.coords))
+        k += step
+    if lines:
+        sheet.add(Path(tuple(lines), HATCH, closed=False))
 
 
 def _label(tower: Tower, i: int, lang: str) -> str:
