@@ -61,7 +61,7 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: Beyond MAX_OVER, and where the paper is darker than DARK_PAPER grey levels (the pen is
 #: then a few levels of noise), every cell is read (darkness scaled at most MAX_GAIN times)
 #: but flagged, and the reason said.
-PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.3, 4.0
+PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.5, 4.0
 LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
 BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
 

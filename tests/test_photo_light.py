@@ -1,0 +1,211 @@
+"""Photos in bad light (issue 15, part 3): a photo brightened until the paper clips to white,
+or darkened to a few grey levels, is read with every doubtful cell flagged and the reason
+said; ink is judged against the paper and print around each cell. And a QR code naming a
+page size the corner markers contradict is refused."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
+
+from rnwprint.audit.run import audit_file
+from rnwprint.errors import RnwError
+from rnwprint.games import GAMES
+from rnwprint.photo import read as photo_read
+from rnwprint.photo import synth
+from rnwprint.photo.pipeline import as_json, read_photo, typed_in_text
+from rnwprint.photo.read import CellRead
+from rnwprint.sheet import Cell
+
+
+def exposed(jpeg: bytes, factor: float) -> bytes:
+    """Every pixel value times `factor`, clipped at 255 (as bench/bench_light.py does)."""
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    scaled = np.clip(image.astype(np.float32) * factor, 0, 255).astype(np.uint8)
+    return cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+
+
+@pytest.fixture(scope="module")
+def rolling_sheet():
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    marks = synth.random_marks(sheet, 21)
+    ticks = [c.id for c in sheet.cells.values() if c.kind == "tick"]
+    marks.update({t: True for t in ticks[::2]})
+    return sheet, marks, synth.make_photo(sheet, marks, seed=21, megapixels=4.0)
+
+
+@pytest.fixture(scope="module")
+def read_at(rolling_sheet, tmp_path_factory):
+    _, _, jpeg = rolling_sheet
+    folder = tmp_path_factory.mktemp("light")
+    done = {}
+
+    def read(factor: float):
+        if factor not in done:
+            path = folder / f"x{factor}.jpg"
+            path.write_bytes(exposed(jpeg, factor))
+            done[factor] = path, read_photo(path)
+        return done[factor]
+    return read
+
+
+def truth(sheet, marks, cid):
+    value = marks.get(cid)
+    return bool(value) if sheet.cells[cid].kind == "tick" else value
+
+
+def silent_errors(sheet, marks, result):
+    return [(cid, truth(sheet, marks, cid), r.value) for cid, r in result.reads.items()
+            if r.value != truth(sheet, marks, cid) and not r.unsure]
+
+
+@pytest.mark.parametrize("factor", [2.0, 3.0, 4.0])
+def test_a_photo_brightened_until_the_paper_clips_reads_nothing_wrong_without_a_flag(rolling_sheet, read_at, factor):
+    """Issue 15: x3 read 15 of 22 cells wrong, 5 without a flag; x4 read filled cells as blank."""
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(factor)
+    assert silent_errors(sheet, marks, result) == []
+    assert result.light.get("bright", 0) > 0
+    assert "too bright" in result.advice()
+
+
+def test_a_photo_brightened_three_times_still_reads_most_filled_cells(rolling_sheet, read_at):
+    """The pen fades with the print: scaled back by how much the print faded there, 35 of
+    the 47 filled cells read right (flagged: the light is past trusting), where judging the
+    faded ink as if in normal light read 24 (and 10 of the rest as blank, unflagged)."""
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(3.0)
+    filled = [cid for cid in sheet.cells if truth(sheet, marks, cid) not in (None, False)]
+    right = [cid for cid in filled if result.reads[cid].value == truth(sheet, marks, cid)]
+    assert len(filled) == 47
+    assert len(right) >= 33
+
+
+def test_a_photo_brightened_twice_reads_its_filled_cells_and_flags_only_where_faded(rolling_sheet, read_at):
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(2.0)
+    filled = [cid for cid in sheet.cells if truth(sheet, marks, cid) not in (None, False)]
+    assert sum(result.reads[cid].value == truth(sheet, marks, cid) for cid in filled) >= 45
+    assert 0 < len(result.unsure) < len(sheet.cells)
+
+
+def test_a_washed_out_cell_says_why_it_is_flagged(rolling_sheet, read_at):
+    sheet, _, _ = rolling_sheet
+    _, result = read_at(4.0)
+    bright = [r for r in result.reads.values() if r.light == "bright"]
+    assert len(bright) == sum(result.light.values()) == len(sheet.cells)
+    assert all(r.unsure and "too bright" in r.why for r in bright)
+
+
+def test_a_photo_far_too_dark_flags_every_cell_and_says_why(rolling_sheet, read_at):
+    """Issue 15: x0.03 (grey levels 0-8) read a cell wrong without a flag."""
+    sheet, marks, _ = rolling_sheet
+    path, result = read_at(0.03)
+    assert silent_errors(sheet, marks, result) == []
+    assert result.light == {"dark": len(sheet.cells)}
+    assert all(r.unsure and r.why == "the photo is too dark here to tell the pen from the paper"
+               for r in result.reads.values())
+    notes = [line for line in typed_in_text(result).splitlines() if line.startswith("# Note: ")]
+    assert any(f"The photo is too dark to read {len(sheet.cells)} cell(s) for sure" in n for n in notes)
+    assert as_json(result)["light"] == {"dark": len(sheet.cells)}
+    assert "too dark" in as_json(result)["advice"]
+
+
+def test_the_audit_of_a_dark_photo_says_so_in_the_users_language(rolling_sheet, read_at):
+    sheet, _, _ = rolling_sheet
+    path, _ = read_at(0.03)
+    report = audit_file(path, "es")
+    assert report.to_dict()["light_photo"] == {"dark": len(sheet.cells)}
+    assert (f"La foto está demasiado oscura para leer con seguridad {len(sheet.cells)} casilla(s)"
+            in report.to_text("es"))
+    assert f"The photo is too dark to read {len(sheet.cells)} cell(s)" in report.to_text("en")
+
+
+def test_normal_light_flags_no_cell_for_the_light(rolling_sheet, read_at):
+    _, result = read_at(1.0)
+    assert result.light == {}
+    assert all(not r.light for r in result.reads.values())
+    assert "too bright" not in result.advice() and "too dark" not in result.advice()
+    assert "light_photo" not in audit_file(read_at(1.0)[0]).to_dict()
+
+
+# --------------------------------------------------------------------------- the decision, on crafted pages
+
+R = 8.0  # px per mm
+BOX = Cell("A", ((5.0, 5.0), (15.0, 5.0), (15.0, 15.0), (5.0, 15.0)))
+
+
+def crafted(paper: int, print_level: int, drawn: int = 51):
+    """A 20 x 20 mm page of paper at grey `paper` with the 10 mm box's 2-px outline seen at
+    `print_level`, and the drawing it was printed from (outline at grey `drawn`)."""
+    page = np.full((160, 160), paper, np.uint8)
+    raw = np.zeros((160, 160), np.uint8)
+    cv2.rectangle(raw, (40, 40), (119, 119), 1, 2)
+    page[raw > 0] = print_level
+    grey = np.where(raw > 0, drawn, 255).astype(np.uint8)
+    return page, raw, grey
+
+
+def exposure(paper: int, print_level: int, drawn: int = 51):
+    page, raw, grey = crafted(paper, print_level, drawn)
+    return photo_read._exposure(page, raw, grey, BOX, R, (0, 0))
+
+
+def test_paper_not_clipped_is_read_as_it_is_however_faint_the_print():
+    assert exposure(200, 60) == ("", 1.0)
+    assert exposure(200, 190) == ("", 1.0)  # glare or blur, not exposure: left as it was
+
+
+def test_paper_darker_than_40_grey_levels_is_too_dark():
+    assert exposure(39, 10) == ("dark", 1.0)
+    assert exposure(41, 10) == ("", 1.0)
+
+
+def test_clipped_paper_with_the_print_as_dark_as_drawn_is_left_alone():
+    assert exposure(255, 51) == ("", 1.0)  # seen 0.8 dark, drawn 0.8 dark
+
+
+def test_clipped_paper_with_the_print_faded_a_little_scales_the_ink_back():
+    """Print drawn at grey 51 (0.8 dark) seen at 61 on white: the light was
+    (61/255) / 0.2 = 1.196 times too strong; a 0.55 pen then looks 1 - 1.196 * 0.45 = 0.462
+    dark, so darkness is scaled by 0.55 / 0.462 = 1.19."""
+    light, gain = exposure(255, 61)
+    assert light == "faded"
+    assert gain == pytest.approx(1.19, abs=0.01)
+
+
+def test_clipped_paper_with_the_print_faded_past_half_again_is_washed_out():
+    assert exposure(255, 75)[0] == "faded"  # (75/255) / 0.2 = 1.47
+    assert exposure(255, 80)[0] == "bright"  # 1.57: a pen keeps too little to trust
+
+
+def test_a_faded_cell_keeps_what_is_written_but_flags_a_blank():
+    written = CellRead("A", 4, 0.97, False)
+    assert photo_read._in_light(written, "faded") == written
+    blank = photo_read._in_light(CellRead("A", None, 1.0, False), "faded")
+    assert blank.unsure and blank.light == "bright" and "washed out" in blank.why
+    unticked = photo_read._in_light(CellRead("t", False, 0.9, False), "faded")
+    assert unticked.unsure
+    assert photo_read._in_light(written, "bright").unsure
+
+
+# --------------------------------------------------------------------------- page size
+
+
+@pytest.mark.parametrize("game, page, claimed, markers", [
+    ("twenty-one", "a4", "letter", "A4"),
+    ("rolling-america", "letter", "a4", "Letter"),
+])
+def test_a_qr_code_naming_the_other_page_size_is_refused(tmp_path, game, page, claimed, markers):
+    """Issue 15: an A4 sheet whose QR code said Letter was read with 8 cells wrong."""
+    g = GAMES[game]
+    sheet = g.build(g.variants[0], "en", page)
+    lying = synth.with_identity(sheet, dataclasses.replace(sheet.identity, page=claimed))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(synth.make_photo(lying, synth.random_marks(sheet, 3), seed=3, megapixels=2.0))
+    with pytest.raises(RnwError, match=f"QR code says the page is {claimed.capitalize()}, "
+                                       f"but its corner markers sit as on {markers}"):
+        read_photo(path)
