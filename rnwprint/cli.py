@@ -380,7 +380,8 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
                            "--builtin")
         towers, labels, name = [rtt.builtins()[builtin].tower], [builtin], builtin
     elif code:
-        towers, labels, name = [rtt.tower_from_text(code, "--code")], [code], "code"
+        towers, labels = [rtt.tower_from_text(code, "--code")], [code]
+        name = encode(towers[0])  # as printed: 7KD3M9QX for 7kd3-m9qx
     elif picture:
         towers = [from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")]
         labels = [str(picture)]
@@ -404,18 +405,16 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
             click.echo(rtt.rating_line(label, t, descending, games or tower_sim.RATING_GAMES, lang))
         return
     if builtin:
-        variants = [builtin + (rtt.DESC if descending else "")]
-        sheets = [rtt.build(variants[0], lang, page)]
+        sheets = [rtt.build(builtin + (rtt.DESC if descending else ""), lang, page)]
     else:
         show_bar = len(towers) > 1 and sys.stderr.isatty()
         with click.progressbar(length=len(towers), label="towers", file=sys.stderr,
                                hidden=not show_bar) as bar:
             sheets = rtt.build_sheets(towers, lang, page, descending, progress=bar.update)
-        variants = [s.identity.variant for s in sheets]
     if target is None:
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
-    _write_sheets(sheets, fmt, target, variants, (ascii_file, picture))
+    _write_sheets(sheets, fmt, target, None, (ascii_file, picture))  # numbered pages: codes are in the titles
 
 
 # extensions that name a format: a file so named must hold that format
@@ -451,13 +450,14 @@ def _either(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-def _write_sheets(sheets, fmt: str, target: pathlib.Path, variants: list[str], inputs=()) -> None:
-    """Render and write atomically: one PDF, or one SVG/PNG per page (named by variant).
+def _write_sheets(sheets, fmt: str, target: pathlib.Path, labels: list[str] | None = None, inputs=()) -> None:
+    """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
+    output.page_paths; `labels` name the pages too).
     Every path is checked before anything is rendered or written; none may be an input."""
     from rnwprint.output import check_target, page_paths, write_atomic
     from rnwprint.render import render
 
-    paths = [target] if fmt == "pdf" else page_paths(target, variants)
+    paths = [target] if fmt == "pdf" else page_paths(target, len(sheets), labels)
     if len(paths) > 1 and target.exists() and not target.is_file():
         raise RnwError(f"not a regular file, and {fmt.upper()} writes one file per page ({paths[0].name}, ...): "
                        "name a file, or use --format pdf", str(target))

@@ -178,8 +178,12 @@ def _on_signal(signum, frame):
     os.kill(os.getpid(), signum)
 
 
-def page_paths(target: pathlib.Path, suffixes: list[str]) -> list[pathlib.Path]:
-    """One path per page: `target` itself for a single page, else target-<suffix>."""
-    if len(suffixes) == 1:
+def page_paths(target: pathlib.Path, pages: int, labels: list[str] | None = None) -> list[pathlib.Path]:
+    """One path per page: `target` itself for a single page, else STEM-N.EXT with N the page
+    number from 1, zero-padded to the width of the last so that names sort in page order
+    (x-01.svg … x-12.svg), and each page's label after it when given (x-1-A.svg)."""
+    if pages == 1:
         return [target]
-    return [target.with_name(f"{target.stem}-{s}{target.suffix}") for s in suffixes]
+    width = len(str(pages))
+    return [target.with_name(f"{target.stem}-{n:0{width}d}{'-' + labels[n - 1] if labels else ''}{target.suffix}")
+            for n in range(1, pages + 1)]

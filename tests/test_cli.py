@@ -43,7 +43,7 @@ def test_svg_and_png_all_variants_one_file_per_page(cli, tmp_path):
     for fmt in ("svg", "png"):
         out = tmp_path / f"t.{fmt}"
         assert cli("sheet", "twenty-one", "--variant", "all", "--format", fmt, "-o", out).code == 0
-        assert sorted(p.name for p in tmp_path.glob(f"t-*.{fmt}")) == [f"t-{v}.{fmt}" for v in "ABCDEF"]
+        assert sorted(p.name for p in tmp_path.glob(f"t-*.{fmt}")) == [f"t-{n}-{v}.{fmt}" for n, v in enumerate("ABCDEF", 1)]
 
 
 def test_template_is_a_valid_blank_sheet(cli, tmp_path):

@@ -1,17 +1,21 @@
-"""Tower codes a player copies from a sheet (issue 16): Crockford's base 32, no look-alikes.
+"""Tower codes a player copies from a sheet, and the files named after towers (issue 16).
 
-The alphabet is 0-9 and A-Z without I, L, O and U; a code is read in either case, with I or L
-for 1, O for 0 and hyphens anywhere; the sheet prints it once, large and black.
+Codes are Crockford's base 32: 0-9 and A-Z without I, L, O and U; a code is read in either
+case, with I or L for 1, O for 0 and hyphens anywhere; the sheet prints it once, large and
+black. Pages written one file each are numbered in page order; a `--code` tower's file is
+named by its code; `template roll-to-the-top` takes the sources `tower` takes.
 """
 
 from __future__ import annotations
 
+import pathlib
 import re
 
 import pytest
 
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.geo.tower import Tower, decode, encode, parse_ascii
+from rnwprint.output import page_paths
 from rnwprint.sheet import Text
 
 # the T tower of test_roll_to_the_top: 694051 as its code's integer, 21·32³ + 5·32² + 25·32 + 3
@@ -101,3 +105,45 @@ def test_a_long_code_is_printed_in_10_pt_black_lines_under_the_legend():
     printed = "".join(i.text for i in lines).removeprefix("tower code: ").replace("-", "")
     assert printed == code
     assert max(i.y for i in lines) < min(c.bounds[1] for c in sheet.cells.values())
+
+
+# --- file names --------------------------------------------------------------------------
+
+def printed_text(path) -> str:
+    """An SVG page's words run together, hyphens and spaces dropped: a code printed in groups
+    and broken over lines reads as one."""
+    return re.sub(r"<[^>]+>|[-\s]", "", path.read_text(encoding="utf-8"))
+
+
+def test_random_towers_as_svg_are_numbered_in_page_order(cli, tmp_path):
+    result = cli("tower", "--random", "--seed", "3", "--count", "3", "--format", "svg", "--lang", "en",
+                 "-o", tmp_path / "r.svg")
+    assert result.code == 0, result.err
+    paths = [tmp_path / f"r-{n}.svg" for n in (1, 2, 3)]
+    assert result.out.splitlines() == [str(p) for p in paths]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r-1.svg", "r-2.svg", "r-3.svg"]
+    codes = [encode(t) for t in rtt.random_towers(3, 3)]
+    assert [[code in printed_text(p) for code in codes] for p in paths] == [
+        [True, False, False], [False, True, False], [False, False, True]]
+
+
+def test_ten_pages_or_more_are_zero_padded_so_that_names_sort_in_page_order():
+    names = [p.name for p in page_paths(pathlib.Path("out/x.png"), 12)]
+    assert names == [f"x-{n:02d}.png" for n in range(1, 13)] == sorted(names)
+    assert [p.name for p in page_paths(pathlib.Path("x.svg"), 2, ["A", "B"])] == ["x-1-A.svg", "x-2-B.svg"]
+    assert page_paths(pathlib.Path("x.svg"), 1, ["A"]) == [pathlib.Path("x.svg")]
+
+
+def test_every_builtin_tower_as_png_is_numbered_with_its_name(cli, tmp_path):
+    assert cli("sheet", "roll-to-the-top", "--variant", "all", "--format", "png", "-o", tmp_path / "s.png").code == 0
+    expected = [f"s-{n}-{tid}.png" for n, tid in enumerate(rtt.VARIANTS, 1)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected)
+
+
+def test_each_code_tower_gets_a_file_named_by_its_code(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ledge = encode(parse_ascii("[][]\n  [][]\n"))
+    assert cli("tower", "--code", "n5-s3", "--format", "svg").code == 0
+    assert cli("tower", "--code", ledge, "--format", "svg", "--descending").code == 0
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == sorted(
+        ["roll-to-the-top_N5S3_es_a4.svg", f"roll-to-the-top_{ledge}-desc_es_a4.svg"])
