@@ -110,6 +110,14 @@ def test_one_wide_digit_in_a_tower_square_is_read_whole_and_trusted_less():
     assert read.value == 1 and read.confidence == pytest.approx(0.85 * 0.9) and not read.unsure
 
 
+def test_a_cross_in_a_tower_square_is_a_cross_as_sure_as_the_whole_is():
+    """An X is wide and in one piece: the whole, read as an X 90 % sure, beats a cut that
+    reads 4 and 7 (50 % each), and the cross is as sure as the whole."""
+    read = photo_read._decide(TOWER_SQUARE, np.concatenate([sure_of("X", 0.9, "1"), sure_of("4", 0.5, "1"),
+                                                            sure_of("7", 0.5, "1")]), False, False)
+    assert read.value == CROSSED and read.confidence == pytest.approx(0.9) and not read.unsure
+
+
 def test_a_tower_square_never_reads_a_number_above_its_range():
     """A square holding 1-50, read as a clear 5 and 7: not 57, and flagged."""
     read = photo_read._decide(TOWER_SQUARE, two_digits("5", "7", 0.95), False, True)
