@@ -216,8 +216,9 @@ def test_a_code_of_an_unplayable_tower_is_refused_naming_the_squares():
 
 # Built-in sheets keep the QR code they always had: the digest of every built-in sheet's QR
 # (modules and place), as printed before custom towers carried their code (commit 1049390);
-# changed once since, on purpose: Roll to the Top's layout v2 (larger, centred squares).
-BUILTIN_QR_DIGEST = "cde0e87c7f04113e4b9a8f21955616db0588d55926a02770f8472fdde4affcb5"
+# changed since on purpose only: layout v2 of Roll to the Top (larger, centred squares) and of
+# the map games (the round track's numbers above its boxes, a tighter panel).
+BUILTIN_QR_DIGEST = "1618f0f83fb2f91bfdf8ef0e7ba688aa1ff7b6603f4badf1aa223fa288f8c23f"
 
 
 def test_builtin_sheets_keep_their_version_3_qr_codes():

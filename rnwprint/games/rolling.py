@@ -13,7 +13,7 @@ from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, cont
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: the round track's numbers above its boxes, the panel tighter
 WRITE_BOX = 7.0  # mm: room for one handwritten digit, its id small in a corner
 PANEL_W = 66.0  # mm: legend, tracks and rules to the right of the map
 INK = "#1a1a1a"
@@ -94,7 +94,7 @@ def _fitted(game_name: str, page: str) -> _Map:
             items.append(Path(((start, end),), Style(stroke="#444444", width=0.2), closed=False))
             items.append(Circle(*start, 0.5, Style(fill="#444444", stroke=None)))
         items.append(Rect(p.box.x, p.box.y, p.box.w, p.box.h, BOX_STYLE))
-        items.append(Text(p.box.x + 0.5, p.box.y + 1.7, code, 4.5, GREY, bold=True))
+        items.append(Text(p.box.x + 0.5, p.box.y + 2.0, code, 5.0, GREY, bold=True))
     return _Map(regions, placements, area, tuple(items))
 
 
@@ -105,7 +105,7 @@ def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
     geo = load_map(board.map)
     identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
     sheet, content = new_sheet(identity, t(lang, f"rolling.title_{game_name}"), landscape=True,
-                               credit=geo.attribution, side_footer=PANEL_W)
+                               credit=t(lang, f"rolling.credit_{game_name}"), side_footer=PANEL_W)
     fitted = _fitted(game_name, page)
     sheet.add(*fitted.items)
     for code in board.region_of:  # region by region, as the typed-in template lists them
@@ -131,40 +131,41 @@ def _path(geom, style: Style, fill: bool = True) -> Path:
 
 
 def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
+    """Legend, round track, powers, the X total and the rules, every word at 7 pt or more."""
     y = box.y + 4
     sheet.add(Text(box.x, y, t(lang, "rolling.regions"), 8.5, INK, bold=True))
     y += 2
-    col_w = box.w / 2
+    col_w = box.w / 3
     for i, colour in enumerate(board.regions):
-        x, ry = box.x + (i % 2) * col_w, y + (i // 2) * 6
-        sheet.add(Rect(x, ry, 8, 4.5, Style(fill=REGION_FILL[colour], stroke=REGION_EDGE[colour], width=0.5)))
-        sheet.add(Text(x + 10, ry + 3.4, t(lang, f"rolling.{colour}"), 8, INK))
-    y += 3 * 6 + 1
-    sheet.add(Rect(box.x, y, 8, 4.5, Style(fill="#ffffff", stroke="#333333", width=0.5)))
-    sheet.add(Text(box.x + 10, y + 3.4, t(lang, "rolling.wild"), 7.5, INK))
+        x, ry = box.x + (i % 3) * col_w, y + (i // 3) * 5.5
+        sheet.add(Rect(x, ry, 6, 4.5, Style(fill=REGION_FILL[colour], stroke=REGION_EDGE[colour], width=0.5)))
+        sheet.add(Text(x + 7.5, ry + 3.4, t(lang, f"rolling.{colour}"), 8, INK))
+    y += 2 * 5.5
+    sheet.add(Rect(box.x, y, 6, 4.5, Style(fill="#ffffff", stroke="#333333", width=0.5)))
+    sheet.add(Text(box.x + 7.5, y + 3.4, t(lang, "rolling.wild"), 7.5, INK))
 
     y += 12
     sheet.add(Text(box.x, y, t(lang, "rolling.rounds"), 8.5, INK, bold=True))
-    y += 2
+    y += 4
     step = min(8.5, box.w / 8)
     for r in range(8):
         x = box.x + r * step
-        _tick_box(sheet, Box(x, y, step - 1.5, 7), "rounds", r + 1)
-        sheet.add(Text(x + 1, y + 2.4, str(r + 1), 5.5, GREY))
+        sheet.add(Text(x + (step - 1.5) / 2, y, str(r + 1), 7, GREY, "middle"))  # above its box: the box stays clean
+        _tick_box(sheet, Box(x, y + 1, step - 1.5, 7), "rounds", r + 1)
 
-    y += 14
+    y += 15.5
     sheet.add(Text(box.x, y, t(lang, "rolling.powers"), 8.5, INK, bold=True))
     for power in POWERS:
-        y += 7.5
+        y += 6.5
         sheet.add(Text(box.x, y, t(lang, f"rolling.{power}"), 8, INK))
         for k in range(3):
             _tick_box(sheet, Box(box.right - 3 * 7 + k * 7, y - 4.5, 5.5, 5.5), power, k + 1)
 
-    y += 9
+    y += 5
     sheet.add(Text(box.x, y + 6, t(lang, "rolling.x_total"), 9, INK, bold=True))
     sheet.add(Rect(box.right - 20, y, 20, 10, Style(fill="#ffffff", stroke=INK, width=0.7), radius=1))
 
-    y += 16
+    y += 15.5
     _rules(sheet, Box(box.x, y, box.w, box.bottom - y), t(lang, "rolling.rules"))
 
 
@@ -176,11 +177,12 @@ def _tick_box(sheet: Sheet, box: Box, counter: str, n: int) -> None:
 
 
 def _rules(sheet: Sheet, box: Box, text: str) -> None:
-    """The rules summary at the largest size (7 pt down to 5.5 pt) that fits the box."""
-    for size in (7.0, 6.6, 6.2, 5.8, 5.5):
+    """The rules summary at 7 pt (what a player reads is never smaller), its first baseline at
+    the top of the box; the leading tightens a little before it gives up."""
+    size = 7.0
+    for leading in (size * PT * 1.3, size * PT * 1.2):
         lines = wrap(text, size, box.w)
-        leading = size * PT * 1.3
-        if len(lines) * leading <= box.h:
+        if (len(lines) - 1) * leading + size * PT * 0.25 <= box.h:
             break
     else:
         raise ValueError("the rules summary does not fit the panel")

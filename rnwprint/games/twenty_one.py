@@ -114,7 +114,7 @@ def _field(sheet: Sheet, band: Box, write: Box, row: int, field: int, number: in
     name = t(lang, f"twenty-one.{colour}")
     sheet.add(Rect(band.x, band.y, band.w, band.h, Style(fill=face, stroke="#404040", width=0.3), radius=1.2))
     sheet.add(Text(band.x + band.w - 4.5, band.y + band.h / 2 + 1.8, str(number), 14, ink, "middle", bold=True))
-    sheet.add(Text(band.x + 1.5, band.y + band.h - 1.6, name, 6, ink))
+    sheet.add(Text(band.x + 1.5, band.y + band.h - 1.6, name, 7, ink))
     sheet.add(Rect(write.x, write.y, write.w, write.h, BOX))
     cid = cell_id(row, field)
     sheet.add(Text(write.right - 1, write.bottom - 1, cid, 5, GREY, "end"))

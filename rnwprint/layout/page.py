@@ -18,7 +18,8 @@ MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >=
 MARKER_MODULE = 2.0  # a 6x6-module ArUco marker is 12 mm wide
 QR_MODULE = 0.9  # decodes from a 72 dpi rendering
 GAP = 3.0
-GREY = "#808080"
+GREY = "#6b6b6b"  # the footer: light, yet legible printed
+FOOTER_PT = 7.0  # every word a player may read is 7 pt or more
 _ASSETS = pathlib.Path(__file__).resolve().parent.parent / "assets"
 
 
@@ -123,20 +124,20 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
     if side_footer:
         qr_x = far_x - GAP - QR_SIZE
         left = width - MARGIN - side_footer
-        lines = wrap(t(identity.lang, "page.print_note"), 6.5, side_footer)
+        lines = wrap(t(identity.lang, "page.print_note"), 7, side_footer)
         _scale_bar(sheet, left, qr_y - 3)
         for i, line in enumerate(reversed(lines)):
-            sheet.add(Text(left, qr_y - 8 - i * 3, line, 6.5))
+            sheet.add(Text(left, qr_y - 8 - i * 3.1, line, 7))
         credits = f"{version} · {credit}" if credit else version
-        sheet.add(Text(MARGIN + marker + GAP, baseline, credits, 5.5, colour=GREY))
+        sheet.add(Text(MARGIN + marker + GAP, baseline, credits, FOOTER_PT, colour=GREY))
     else:
         qr_x = MARGIN + marker + GAP + 1
         x = qr_x + qr_side + 4
         _scale_bar(sheet, x, baseline - 4)
         sheet.add(Text(x, baseline - 8.5, t(identity.lang, "page.print_note"), 7))
-        sheet.add(Text(x, baseline, version, 5.5, colour=GREY))
+        sheet.add(Text(x, baseline, version, FOOTER_PT, colour=GREY))
         if credit:
-            sheet.add(Text(far_x - GAP, baseline, credit, 5.5, colour=GREY, anchor="end"))
+            sheet.add(Text(far_x - GAP, baseline, credit, FOOTER_PT, colour=GREY, anchor="end"))
     sheet.add(Matrix(qr_x, qr_y, QR_MODULE, qr))
     return sheet, content_box(identity.page, landscape, side_footer, qr_side)
 
@@ -148,4 +149,4 @@ def _scale_bar(sheet: Sheet, x: float, y: float) -> None:
     for cm in range(6):
         tick = 2.0 if cm in (0, 5) else 1.2
         sheet.add(Path((((x + 10 * cm, y - tick), (x + 10 * cm, y)),), thin, closed=False))
-    sheet.add(Text(x + 52, y + 0.8, "5 cm", 6.5))
+    sheet.add(Text(x + 52, y + 0.8, "5 cm", 7))
