@@ -121,13 +121,26 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 @click.option("--variant", default=None, help="Which variant's sheet to describe; default: the first.")
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the comments (the sheet's own default).")
-def template(game: str, variant: str | None, lang: str) -> None:
+@click.option("--code", default=None, help="roll-to-the-top: the custom tower whose code is printed on its sheet.")
+@click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
+              help="roll-to-the-top: a tower drawn as text, as for rnwprint tower ('-': stdin).")
+@click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
+              help="roll-to-the-top: a picture's tower, as for rnwprint tower (with --columns).")
+@click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
+              help="Squares across the picture's shape (--picture).")
+@click.option("--random", "random_tower", is_flag=True,
+              help="roll-to-the-top: the first random tower of --seed, as rnwprint tower --random prints it.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the --random tower.")
+@click.option("--descending", is_flag=True, help="roll-to-the-top: the custom tower under the descending rule.")
+def template(game: str, variant: str | None, lang: str, code, ascii_file, picture, columns, random_tower, seed,
+             descending) -> None:
     """Print a blank typed-in sheet file (TOML) listing every cell id, with where it is
-    on the paper: fill it in, then audit it.
+    on the paper: fill it in, then audit it. For a custom Roll to the Top tower, give the
+    source you gave rnwprint tower (--code, --ascii, --picture, --random --seed).
 
     \b
     rnwprint template twenty-one --variant B > mine.toml
-    rnwprint template rolling-america --lang en > america.toml
+    rnwprint template roll-to-the-top --code 7KD3-M9QX --lang en > tower.toml
     """
     from rnwprint.audit.template import blank_file
     from rnwprint.games import check_variant, get_game
@@ -135,7 +148,42 @@ def template(game: str, variant: str | None, lang: str) -> None:
     g = get_game(game)
     if variant is not None and variant.lower() == "all":
         raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
+    tower = _template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
+    if tower is not None:
+        from rnwprint.games.roll_to_the_top import custom_variant_name
+
+        variant = custom_variant_name(tower, descending)
     click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
+
+
+def _template_tower(game, variant, code, ascii_file, picture, columns, random_tower, seed):
+    """The custom tower `template` was given (as `tower` takes it), or None."""
+    sources = [name for name, given in (("--variant", variant), ("--code", code), ("--ascii", ascii_file),
+                                        ("--picture", picture), ("--random", random_tower)) if given]
+    _idle("--columns", not picture, "sets the squares across a picture's shape: use it with --picture")
+    _idle("--seed", not random_tower, "picks the random tower: use it with --random")
+    if len(sources) > 1:
+        raise click.UsageError(f"give only one source: {_either(sources).replace(' or ', ' and ')} were given")
+    if not sources or sources == ["--variant"]:
+        _idle("--descending", True, "is for a custom tower (--code, --ascii, --picture or --random); "
+                                    "a built-in's descending variant is named, e.g. --variant eiffel-desc")
+        return None
+    from rnwprint.games import roll_to_the_top as rtt
+
+    if game != rtt.NAME:
+        raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
+    if code:
+        return rtt.tower_from_text(code, "--code")
+    if random_tower:
+        return rtt.random_towers(seed, 1)[0]
+    if picture:
+        from rnwprint.geo.tower import from_picture
+
+        return from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")
+    from rnwprint.audit.entries import read_text
+
+    text = _read_stdin() if str(ascii_file) == "-" else read_text(ascii_file, "ASCII art")
+    return rtt.tower_from_text(text, "stdin" if str(ascii_file) == "-" else str(ascii_file))
 
 
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")
@@ -346,7 +394,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.audit.entries import read_text
     from rnwprint.games import roll_to_the_top as rtt
     from rnwprint.games import tower_sim
-    from rnwprint.geo.tower import check_fits, encode, format_ascii, from_picture
+    from rnwprint.geo.tower import check_fits, encode, format_ascii, from_picture, grouped
     from rnwprint.layout.page import MARGIN
     from rnwprint.locale import t as tr
     from rnwprint.output import DEFAULT_DIR
@@ -397,7 +445,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
             check_fits(t, box_w, box_h, rtt.MIN_SQUARE, label, page.upper())
     if show:
         for label, t in zip(labels, towers):
-            click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=rtt.counted(lang, 'squares', len(t)), code=encode(t))}")
+            click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=rtt.counted(lang, 'squares', len(t)), code=grouped(encode(t)))}")
             click.echo(format_ascii(t), nl=False)
         return
     if rate:

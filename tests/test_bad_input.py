@@ -343,7 +343,7 @@ def test_tower_ascii_from_standard_input(cli, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf []\n[][]\n")))
     result = cli("tower", "--ascii", "-", "--show", "--lang", "en")
     assert result.code == 0, result.err
-    assert result.out.splitlines() == ["# stdin: 3 squares, code 2sx", " []", "[][]"]
+    assert result.out.splitlines() == ["# stdin: 3 squares, code ATQ", " []", "[][]"]
 
 
 # --- more of the same kind -------------------------------------------------------------------

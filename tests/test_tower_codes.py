@@ -147,3 +147,62 @@ def test_each_code_tower_gets_a_file_named_by_its_code(cli, tmp_path, monkeypatc
     assert cli("tower", "--code", ledge, "--format", "svg", "--descending").code == 0
     assert sorted(p.name for p in (tmp_path / "output").iterdir()) == sorted(
         ["roll-to-the-top_N5S3_es_a4.svg", f"roll-to-the-top_{ledge}-desc_es_a4.svg"])
+
+
+# --- templates of custom towers ------------------------------------------------------------
+
+def template_variant(text: str) -> str:
+    return re.search(r'^variant = "(.*)"$', text, re.M).group(1)
+
+
+def template_cells(text: str) -> list[str]:
+    return re.findall(r'^(\w+) += ""', text, re.M)
+
+
+def test_template_of_a_code_names_the_tower_and_audits_blank(cli, write):
+    result = cli("template", "roll-to-the-top", "--code", "n5-s3", "--lang", "en")
+    assert result.code == 0, result.err
+    assert template_variant(result.out) == "t.N5S3"
+    assert template_cells(result.out) == ["A1", "B1", "B2", "B3"]  # three squares over one (the top row drawn first)
+    audited = cli("audit", write("blank.toml", result.out), "--json")
+    assert audited.code == 0, audited.err
+    assert '"variant": "t.N5S3"' in audited.out
+
+
+def test_template_of_a_random_tower_is_the_one_tower_random_prints(cli):
+    shown = cli("tower", "--random", "--seed", "3", "--show", "--lang", "en")
+    code = re.search(r"code ([0-9A-Z-]+)$", shown.out.splitlines()[0]).group(1).replace("-", "")
+    result = cli("template", "roll-to-the-top", "--random", "--seed", "3")
+    assert result.code == 0, result.err
+    assert template_variant(result.out) == f"t.{code}"
+
+
+def test_template_of_a_drawing_under_the_descending_rule(cli, write):
+    art = write("t.txt", T_TOWER)
+    result = cli("template", "roll-to-the-top", "--ascii", art, "--descending")
+    assert result.code == 0, result.err
+    assert template_variant(result.out) == "t.N5S3-desc"
+
+
+def test_template_of_a_picture_takes_its_columns(cli, tmp_path):
+    from PIL import Image
+
+    picture = tmp_path / "block.png"
+    Image.new("L", (300, 100), 0).save(picture)  # a dark band three times as wide as high
+    result = cli("template", "roll-to-the-top", "--picture", picture, "--columns", "6")
+    assert result.code == 0, result.err
+    tower = decode(template_variant(result.out).removeprefix("t."))
+    assert max(sum(1 for r, _ in tower.squares if r == row) for row in range(tower.rows)) == 6
+
+
+@pytest.mark.parametrize("args, reason", [
+    (("roll-to-the-top", "--code", "N5S3", "--variant", "burj"), "give only one source: --variant and --code were given"),
+    (("twenty-one", "--code", "N5S3"), "--code gives a tower: it is for roll-to-the-top, not twenty-one"),
+    (("roll-to-the-top", "--seed", "3"), "--seed picks the random tower: use it with --random"),
+    (("roll-to-the-top", "--code", "N5S3", "--columns", "4"), "--columns sets the squares across a picture's shape"),
+    (("roll-to-the-top", "--descending"), "--descending is for a custom tower .* --variant eiffel-desc"),
+])
+def test_template_refuses_sources_that_do_not_go_together(cli, args, reason):
+    result = cli("template", *args)
+    assert result.code == 2 and result.out == ""
+    assert re.fullmatch(f"rnwprint: {reason}.*\n", result.err)
