@@ -99,10 +99,10 @@ def test_a_long_code_is_printed_in_10_pt_black_lines_under_the_legend():
     assert len(code) > 20
     sheet = rtt.build_tower(tower, "en", "a4")
     assert sheet.title == "Roll to the Top — Custom tower"
-    lines = [i for i in sheet.items if isinstance(i, Text) and (i.text.startswith("tower code:") or
+    lines = [i for i in sheet.items if isinstance(i, Text) and (i.text.startswith("Tower code:") or
                                                                  re.fullmatch(r"([0-9A-Z]{1,4}-?)+", i.text) and i.bold)]
     assert lines and all(i.size >= 9 and i.colour == "#1a1a1a" and i.bold for i in lines)
-    printed = "".join(i.text for i in lines).removeprefix("tower code: ").replace("-", "")
+    printed = "".join(i.text for i in lines).removeprefix("Tower code: ").replace("-", "")
     assert printed == code
     assert max(i.y for i in lines) < min(c.bounds[1] for c in sheet.cells.values())
 

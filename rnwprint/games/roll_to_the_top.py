@@ -344,9 +344,10 @@ CODE_SIZE = 10.0  # pt: a custom tower's code, printed to be copied
 
 def _code(sheet: Sheet, box: Box, bottom: float, code: str, lang: str) -> float:
     """A code too long for the title, in lines of its own under the legend, large enough to
-    copy: "tower code:" and the code in groups of four, broken between groups; returns the
+    copy: "Tower code:" and the code in groups of four, broken between groups; returns the
     bottom of what was printed."""
-    words = [t(lang, f"{NAME}.code", code="").strip()] + [g + "-" for g in grouped(code).split("-")]
+    label = t(lang, f"{NAME}.code", code="").strip()
+    words = [label[:1].upper() + label[1:]] + [g + "-" for g in grouped(code).split("-")]  # a line of its own
     words[-1] = words[-1][:-1]
     lines = [""]
     for word in words:
