@@ -99,7 +99,7 @@ def test_sheet_has_30_cells_with_the_field_number_as_limit():
     assert sorted(sheet.cells) == sorted(f"R{r}C{f}" for r in range(1, 6) for f in range(1, 7))
     assert sheet.cells["R2C1"].high == 6 and sheet.cells["R2C6"].high == 1
     assert {c.low for c in sheet.cells.values()} == {1} and {c.kind for c in sheet.cells.values()} == {"number"}
-    assert sheet.identity.layout == 1  # photos of printed sheets are read by this version
+    assert sheet.identity.layout == 2  # photos of printed sheets are read by this version
     x0, y0, x1, y1 = sheet.cells["R1C1"].bounds
     assert x1 - x0 >= 7 and y1 - y0 >= 7  # room for a handwritten digit
 

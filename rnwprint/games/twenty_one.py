@@ -18,7 +18,7 @@ from rnwprint.sheet import Cell, Identity, Path, Rect, Sheet, Style, Text
 
 NAME = "twenty-one"
 VARIANTS = ("A", "B", "C", "D", "E", "F")
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2  # 2: the rules summary says the second roll and the end: the rows moved down
 ROWS, FIELDS = 5, 6
 DIE = {  # colour -> (face fill, ink on the face)
     "white": ("#ffffff", "#000000"),
@@ -75,11 +75,11 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     title = f"{t(lang, 'twenty-one.title')} — {t(lang, 'twenty-one.sheet', variant=variant)}"
     sheet, box = new_sheet(identity, title)
 
-    rules = wrap(t(lang, "twenty-one.rules"), 8.5, box.w)
+    rules = wrap(t(lang, "twenty-one.rules"), 8, box.w)
     y = box.y + 3.5
     for line in rules:
-        sheet.add(Text(box.x, y, line, 8.5, INK))
-        y += 8.5 * PT * 1.3
+        sheet.add(Text(box.x, y, line, 8, INK))
+        y += 8 * PT * 1.3
 
     label_w, field_w, gap, score_w = 20.0, 22.0, 2.5, 24.0
     grid_w = label_w + FIELDS * field_w + (FIELDS - 1) * gap + 8 + score_w
