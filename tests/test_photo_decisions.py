@@ -110,6 +110,16 @@ def test_one_wide_digit_in_a_tower_square_is_read_whole_and_trusted_less():
     assert read.value == 1 and read.confidence == pytest.approx(0.85 * 0.9) and not read.unsure
 
 
+def test_a_cut_read_far_likelier_than_the_first_wins():
+    """Touching digits cut two ways: the emptiest column gives 2 and 1 (30 % each), another
+    column 2 and 7 (80 % each): 0.64 x 0.75 beats 0.09, the cell reads 27, flagged (0.85 x 80 %)."""
+    whole = np.full((1, len(digits.CLASSES)), 1 / len(digits.CLASSES))
+    probs = np.concatenate([whole, sure_of("2", 0.3, "5"), sure_of("1", 0.3, "5"),
+                            sure_of("2", 0.8, "5"), sure_of("7", 0.8, "5")])
+    read = photo_read._decide(TOWER_SQUARE, probs, False, False)
+    assert read.value == 27 and read.confidence == pytest.approx(0.85 * 0.8) and read.unsure
+
+
 def test_a_cross_in_a_tower_square_is_a_cross_as_sure_as_the_whole_is():
     """An X is wide and in one piece: the whole, read as an X 90 % sure, beats a cut that
     reads 4 and 7 (50 % each), and the cross is as sure as the whole."""
