@@ -2,6 +2,7 @@
 
     python bench/bench_light.py               # 20 photos (seeds 7000-7019), 7 exposures each
     python bench/bench_light.py --photos 8 --factors 3,4
+    python bench/bench_light.py --as-before     # every cell judged as if in normal light
 
 Each photo (bench_photo's generator: the four sheets in turn, 1-12 MP, random tilt, light,
 shadow, blur, noise) is decoded, every pixel value multiplied by the factor and clipped at
@@ -31,6 +32,7 @@ from bench_photo import photo_set, truth_of  # noqa: E402
 from common import machine  # noqa: E402
 
 from rnwprint.errors import RnwError  # noqa: E402
+from rnwprint.photo import read as photo_read  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 FACTORS = (0.03, 0.1, 0.3, 1.0, 2.0, 3.0, 4.0)
@@ -49,7 +51,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=7000)
     parser.add_argument("--factors", default=",".join(map(str, FACTORS)))
     parser.add_argument("-v", "--verbose", action="store_true", help="print every wrong or flagged cell")
+    parser.add_argument("--as-before", action="store_true",
+                        help="read as before issue 15: no cell judged by its light (the 'before' figures)")
     args = parser.parse_args()
+    if args.as_before:
+        photo_read._exposure = lambda *_: ("", 1.0)
     factors = [float(f) for f in args.factors.split(",")]
     cv2.setNumThreads(1)
     print(f"machine: {machine()}")

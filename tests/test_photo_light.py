@@ -177,9 +177,9 @@ def test_clipped_paper_with_the_print_faded_a_little_scales_the_ink_back():
     assert gain == pytest.approx(1.19, abs=0.01)
 
 
-def test_clipped_paper_with_the_print_faded_past_half_again_is_washed_out():
-    assert exposure(255, 75)[0] == "faded"  # (75/255) / 0.2 = 1.47
-    assert exposure(255, 80)[0] == "bright"  # 1.57: a pen keeps too little to trust
+def test_clipped_paper_with_the_print_faded_past_a_third_again_is_washed_out():
+    assert exposure(255, 65)[0] == "faded"  # (65/255) / 0.2 = 1.27
+    assert exposure(255, 70)[0] == "bright"  # 1.37: a pen keeps too little to trust
 
 
 def test_a_faded_cell_keeps_what_is_written_but_flags_a_blank():

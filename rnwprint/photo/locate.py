@@ -394,8 +394,16 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     t2 = time.perf_counter()
     timings["qr"] = (t2 - t1) * 1000
     if not text:
-        raise RnwError("found the sheet's corner markers but cannot read its QR code "
-                       "(in shadow, glare or out of focus?): take the photo again", where)
+        from rnwprint.photo.read import BRIGHT_PAPER, DARK_PAPER
+
+        # between the markers lies the page: its paper clipped to white, or nearly black
+        inside = np.concatenate([corners[i] for i in found])
+        (x0, y0), (x1, y1) = inside.min(axis=0).astype(int), inside.max(axis=0).astype(int)
+        paper = float(np.percentile(grey[max(y0, 0):y1:4, max(x0, 0):x1:4], 50))
+        why = ("the photo is too bright: the paper shows pure white" if paper >= BRIGHT_PAPER else
+               "the photo is too dark" if paper < DARK_PAPER else "in shadow, glare or out of focus?")
+        raise RnwError(f"found the sheet's corner markers but cannot read its QR code ({why}): "
+                       "take the photo again", where)
     try:
         identity = Identity.decode(text)
     except ValueError:

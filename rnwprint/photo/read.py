@@ -57,11 +57,13 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: than thick ones), so with the paper clipped, a print that looks fainter means the light
 #: was A = (1 - seen) / (1 - expected) times too strong there. Up to A =
 #: MAX_OVER a pen of PEN_DARK darkness keeps enough to read, and darkness is scaled back to
-#: it; but from FADED_OVER on a lighter pen may be gone, so a cell read blank is flagged.
+#: it (a sharp photo's print can look a third darker than expected, so A may be that much
+#: more than measured: MAX_OVER leaves room for it); but from FADED_OVER on a lighter pen
+#: may be gone, so a cell read blank is flagged.
 #: Beyond MAX_OVER, and where the paper is darker than DARK_PAPER grey levels (the pen is
 #: then a few levels of noise), every cell is read (darkness scaled at most MAX_GAIN times)
 #: but flagged, and the reason said.
-PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.5, 4.0
+PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.3, 4.0
 LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
 BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
 
