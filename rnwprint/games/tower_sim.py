@@ -20,7 +20,7 @@ nothing rests on takes anything. For each roll it writes nothing it accepts RELA
 When it adds or removes a die (± : add while three or fewer are rolled) it keeps the dice
 most likely to fit the squares it can write next.
 
-A rating is the rounds (rolls) of RATING_GAMES solo games seeded by the tower's code: mean,
+A rating is the rounds (rolls) of RATING_GAMES solo games seeded by the tower's base-62 code: mean,
 10th and 90th percentile (linear interpolation) and stars by the mean (STARS).
 Pure Python; one 30-square game takes about half a millisecond.
 """
@@ -238,9 +238,9 @@ def play(plan: _Plan, rng: random.Random) -> int:
 
 
 def seed_for(tower: Tower, descending: bool) -> int:
-    from rnwprint.geo.tower import encode
+    from rnwprint.geo.tower import base62_code
 
-    return zlib.crc32(f"{encode(tower)}{'-desc' if descending else ''}".encode())
+    return zlib.crc32(f"{base62_code(tower)}{'-desc' if descending else ''}".encode())
 
 
 def simulate(tower: Tower, games: int, descending: bool = False, seed: int | None = None) -> list[int]:

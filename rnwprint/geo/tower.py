@@ -654,6 +654,12 @@ def encode(tower: Tower) -> str:
     return _digits(_bits(tower), CODE_ALPHABET)
 
 
+def base62_code(tower: Tower) -> str:
+    """The tower's code in the base-62 format printed before issue 16: ratings are seeded with
+    it (games.tower_sim.seed_for), so every tower kept its printed figures when codes changed."""
+    return _digits(_bits(tower), _OLD_ALPHABET)
+
+
 def normal_code(code: str) -> str:
     """A code as typed (either case, hyphens and spaces, I/L for 1, O for 0) as printed."""
     return "".join(code.split()).replace("-", "").upper().translate(str.maketrans("ILO", "110"))
