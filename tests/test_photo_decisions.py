@@ -163,12 +163,15 @@ def test_a_guard_circle_goes_most_of_the_way_round(sweep, circled):
 
 @pytest.mark.parametrize("written, poke", [("2", False), ("3", False), ("5", False), ("7", False), ("3", True)])
 def test_the_circle_comes_off_and_the_guarded_digit_stays_whole(written, poke):
-    """A digit half the box high in a circle round the box edge: the reader goes on with the
-    digit exactly as it sees it written alone (no piece of it cut, nothing of the circle,
-    not even a bit of it poking in towards the digit)."""
+    """A digit half the box high and about as wide in a circle round the box edge: the reader
+    goes on with the digit exactly as it sees it written alone (no piece of it cut, nothing
+    of the circle, not even a bit of it poking in towards the digit)."""
+    glyph = np.zeros((40, 40), np.uint8)
+    cv2.putText(glyph, written, (5, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 4)
+    ys, xs = np.nonzero(glyph)
+    glyph = cv2.resize(glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (20, 22), interpolation=cv2.INTER_NEAREST)
     digit = np.zeros((45, 45), np.uint8)
-    (w, h), _ = cv2.getTextSize(written, cv2.FONT_HERSHEY_SIMPLEX, 0.8, 3)
-    cv2.putText(digit, written, (22 - w // 2, 22 + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 255, 3)
+    digit[11:33, 12:32] = glyph
     ring = np.zeros_like(digit)
     cv2.circle(ring, (22, 22), 21, 255, 3)
     if poke:
