@@ -111,8 +111,9 @@ def test_one_wide_digit_in_a_tower_square_is_read_whole_and_trusted_less():
 
 
 def test_a_cut_read_far_likelier_than_the_first_wins():
-    """Touching digits cut two ways: the emptiest column gives 2 and 1 (30 % each), another
-    column 2 and 7 (80 % each): 0.64 x 0.75 beats 0.09, the cell reads 27, flagged (0.85 x 80 %)."""
+    """Touching digits cut two ways: the emptiest column gives 25 (its 2 read 30 % sure, its 5
+    70 %: 0.21 likely), another column 27 (80 % each: 0.64, x 0.75 for not being the first
+    cut, still far likelier): the cell reads 27, flagged (0.85 x 80 %)."""
     whole = np.full((1, len(digits.CLASSES)), 1 / len(digits.CLASSES))
     probs = np.concatenate([whole, sure_of("2", 0.3, "5"), sure_of("1", 0.3, "5"),
                             sure_of("2", 0.8, "5"), sure_of("7", 0.8, "5")])
