@@ -182,9 +182,11 @@ def test_clipped_paper_with_the_print_faded_past_a_third_again_is_washed_out():
     assert exposure(255, 70)[0] == "bright"  # 1.37: a pen keeps too little to trust
 
 
-def test_a_faded_cell_keeps_what_is_written_but_flags_a_blank():
-    written = CellRead("A", 4, 0.97, False)
+def test_a_faded_cell_keeps_what_is_written_surely_but_flags_a_blank():
+    written = CellRead("A", 4, 0.91, False)
     assert photo_read._in_light(written, "faded") == written
+    unsure = photo_read._in_light(CellRead("A", 1, 0.89, False), "faded")  # surer than the usual 0.7
+    assert unsure.unsure and "washed out" in unsure.why
     blank = photo_read._in_light(CellRead("A", None, 1.0, False), "faded")
     assert blank.unsure and blank.light == "bright" and "washed out" in blank.why
     unticked = photo_read._in_light(CellRead("t", False, 0.9, False), "faded")

@@ -59,11 +59,13 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: MAX_OVER a pen of PEN_DARK darkness keeps enough to read, and darkness is scaled back to
 #: it (a sharp photo's print can look a third darker than expected, so A may be that much
 #: more than measured: MAX_OVER leaves room for it); but from FADED_OVER on a lighter pen
-#: may be gone, so a cell read blank is flagged.
+#: may be gone, so a cell read blank is flagged, and a written one read less than FADED_SURE
+#: sure (a faded 6 that lost its loop read 78 % sure as a 1).
 #: Beyond MAX_OVER, and where the paper is darker than DARK_PAPER grey levels (the pen is
 #: then a few levels of noise), every cell is read (darkness scaled at most MAX_GAIN times)
 #: but flagged, and the reason said.
 PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.3, 4.0
+FADED_SURE = 0.9
 LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
 BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
 
@@ -161,8 +163,8 @@ LIGHT_WHY = {"dark": "the photo is too dark here to tell the pen from the paper"
 
 def _in_light(read: CellRead, light: str) -> CellRead:
     """The read, flagged with the reason where the light left too little to read (where it
-    only faded the pen, a cell read as written stands: a blank or unticked one is flagged)."""
-    if not light or (light == "faded" and read.value not in (None, False)):
+    only faded the pen, a cell read as written at least FADED_SURE sure stands)."""
+    if not light or (light == "faded" and read.value not in (None, False) and read.confidence >= FADED_SURE):
         return read
     return replace(read, unsure=True, why=LIGHT_WHY[light], light="bright" if light == "faded" else light)
 
