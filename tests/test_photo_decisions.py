@@ -129,6 +129,16 @@ def test_a_cross_in_a_tower_square_is_a_cross_as_sure_as_the_whole_is():
     assert read.value == CROSSED and read.confidence == pytest.approx(0.9) and not read.unsure
 
 
+def test_a_ten_reads_ten_and_no_tower_number_starts_with_zero():
+    """Two pieces read surely as 1 and 0 are 10; as 0 and 7 they are no number a square holds
+    (07 is not written): the likeliest from 10 up, flagged."""
+    ten = photo_read._decide(TOWER_SQUARE, two_digits("1", "0", 0.95), False, True)
+    assert ten.value == 10 and not ten.unsure
+    softmax_like = two_digits("0", "7", 0.95) + 0.001  # a network never says 0 exactly
+    seven = photo_read._decide(TOWER_SQUARE, softmax_like / softmax_like.sum(axis=1, keepdims=True), False, True)
+    assert 10 <= seven.value <= 50 and seven.unsure
+
+
 def test_a_tower_square_never_reads_a_number_above_its_range():
     """A square holding 1-50, read as a clear 5 and 7: not 57, and flagged."""
     read = photo_read._decide(TOWER_SQUARE, two_digits("5", "7", 0.95), False, True)
@@ -253,6 +263,22 @@ def test_faint_marks_in_a_blank_box_are_flagged(twenty_one, specks):
     read blank, but a person is asked to look."""
     read = read_one(twenty_one, lambda page, cell: sprinkle(page, cell, specks))
     assert read.value is None and read.unsure and read.why == "faint marks"
+    assert 0 < read.confidence < 0.5  # from 50 % sure blank at 0.3 % of the box in ink to 0 at 0.6 %
+
+
+def test_a_tick_on_the_page_reads_ticked_and_its_neighbour_blank():
+    """A tick drawn in the first round box of a Rolling America page, the next box left
+    blank: read as a person would, at 8 and at 3 px/mm."""
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = blank_page(sheet)
+    c0, r0, c1, r1 = inside(sheet.cells["rounds:1"])
+    w, h = c1 - c0, r1 - r0
+    cv2.line(page, (c0 + w // 4, r0 + h // 2), (c0 + w // 2, r1 - h // 5), PEN, 3)
+    cv2.line(page, (c0 + w // 2, r1 - h // 5), (c1 - w // 6, r0 + h // 6), PEN, 3)
+    for photo_px_per_mm in (PX, 3.0):
+        reads = photo_read.read_cells(page, sheet, PX, True, photo_px_per_mm)
+        assert reads["rounds:1"].value is True and not reads["rounds:1"].unsure
+        assert reads["rounds:2"].value is False and not reads["rounds:2"].unsure
 
 
 def test_a_sprinkle_no_digit_explains_reads_blank_flagged(twenty_one):
