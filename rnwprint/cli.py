@@ -35,6 +35,17 @@ class OutputPath(click.ParamType):
 OUTPUT = OutputPath()
 
 
+def _printing_options(command):
+    """--lang, --page and --format, as every command that prints sheets takes them."""
+    command = click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,
+                           help="pdf (one file, every page), svg or png (one file per page); "
+                                "default: the -o name's extension, else pdf.")(command)
+    command = click.option("--page", type=click.Choice(PAGES, case_sensitive=False), default="a4",
+                           show_default=True, help="Paper size.")(command)
+    return click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es",
+                        show_default=True, help="Language of every printed word.")(command)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="rnwprint")
 @click.pass_context
@@ -80,12 +91,7 @@ def games() -> None:
 @click.argument("game")
 @click.option("--variant", default=None,
               help="A variant of the game (rnwprint games lists them), or 'all' for every one; default: the first.")
-@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
-              help="Language of every printed word.")
-@click.option("--page", type=click.Choice(PAGES, case_sensitive=False), default="a4", show_default=True, help="Paper size.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,
-              help="pdf (one file, every page), svg or png (one file per page); "
-                   "default: the -o name's extension, else pdf.")
+@_printing_options
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
               help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
@@ -374,12 +380,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
               help="Games simulated for --rate (default: as many as behind the printed stars).")
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
-@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
-              help="Language of every printed word.")
-@click.option("--page", type=click.Choice(PAGES, case_sensitive=False), default="a4", show_default=True, help="Paper size.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,
-              help="pdf (one file, every page), svg or png (one file per page); "
-                   "default: the -o name's extension, else pdf.")
+@_printing_options
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
