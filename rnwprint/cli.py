@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import os
 import pathlib
@@ -199,7 +200,10 @@ def _template_tower(game, variant, code, ascii_file, picture, columns, random_to
               help="Language of the report.")
 @click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
-def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None) -> None:
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Photos read at once, each in a process of its own; default: the cores.")
+def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None,
+          jobs: int | None) -> None:
     """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
     1 violations, 2 bad input.
 
@@ -207,28 +211,37 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     rnwprint audit mine.toml
     rnwprint audit photo.jpg other.toml --lang es --json
     """
-    from rnwprint.audit.run import audit_file, is_photo
+    from rnwprint.audit.run import is_photo
 
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
+    from rnwprint.batch import Failure, Ordered, cores
+
     worst = 0
-    with _progress(files, any(is_photo(f) for f in files), "photos") as paths:
-        for path in paths:
-            try:
-                report = audit_file(path, lang, log)
-                text = report.to_json() if as_json else report.to_text(lang)
-            except RnwError as e:
-                click.echo(f"rnwprint: {e}", err=True)
+    photos = any(is_photo(f) for f in files)
+    work = Ordered(functools.partial(_audit_one, lang=lang, log=log, as_json=as_json), files,
+                   (jobs or cores()) if photos else 1)  # typed-in files are too quick for a pool
+    with _progress(work, photos, "photos") as outcomes:
+        for path, outcome in outcomes:
+            if isinstance(outcome, RnwError):
+                click.echo(f"rnwprint: {outcome}", err=True)
                 worst = 2
-                continue
-            except Exception as e:  # no file may stop a batch: one line for it, then the next
-                reason = " ".join(f"{type(e).__name__}: {e}".split())[:200]
-                click.echo(f"rnwprint: {path}: internal error ({reason}); please report it", err=True)
+            elif isinstance(outcome, Failure):  # one line for it, then the next
+                click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
                 worst = 2
-                continue
-            click.echo(text)
-            worst = max(worst, 0 if report.valid else 1)
+            else:
+                text, valid = outcome
+                click.echo(text)
+                worst = max(worst, 0 if valid else 1)
     sys.exit(worst)
+
+
+def _audit_one(path: pathlib.Path, lang: str, log: pathlib.Path | None, as_json: bool) -> tuple[str, bool]:
+    """One file of `audit` (maybe in a worker process): its report and whether it is valid."""
+    from rnwprint.audit.run import audit_file
+
+    report = audit_file(path, lang, log)
+    return (report.to_json() if as_json else report.to_text(lang)), report.valid
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")
@@ -238,19 +251,17 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Photos read at once, each in a process of its own; default: the cores.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
-         as_json: bool) -> None:
+         as_json: bool, jobs: int | None) -> None:
     """Read photos of finished sheets into typed-in sheet files, flagging unsure cells.
 
     \b
     rnwprint read photo.jpg -o mine.toml --annotate checked.png
     rnwprint read *.jpg --json
     """
-    import json
-
     from rnwprint.output import check_target, same_file, write_atomic
-    from rnwprint.photo.pipeline import annotate as annotated, as_json as photo_json
-    from rnwprint.photo.pipeline import read_photo, typed_in_text
 
     if (target or annotate) and len(photos) > 1:
         raise click.UsageError("-o and --annotate write one photo's result: give one photo with them")
@@ -263,29 +274,48 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     for out in (target, annotate):
         if out:
             check_target(out, photos)  # refused before the slow read
+    from rnwprint.batch import Failure, Ordered, cores
+
     worst = 0
-    with _progress(photos, True, "photos") as paths:
-        for path in paths:
-            try:
-                result = read_photo(path)
-            except RnwError as e:
-                click.echo(f"rnwprint: {e}", err=True)
+    work = Ordered(functools.partial(_read_one, as_json=as_json, keep=bool(annotate)), photos, jobs or cores())
+    with _progress(work, True, "photos") as outcomes:
+        for path, outcome in outcomes:
+            if isinstance(outcome, RnwError):
+                click.echo(f"rnwprint: {outcome}", err=True)
                 worst = 2
                 continue
-            if result.advice():  # too coarse, too dark or too bright
-                click.echo(f"rnwprint: {path}: {result.advice()}", err=True)
-            if result.damage:
-                click.echo(f"rnwprint: {path}: {result.damage_note()}", err=True)
-            text = typed_in_text(result)
+            if isinstance(outcome, Failure):  # one line for it, as `audit` does, then the next
+                click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
+                worst = 2
+                continue
+            notes, text, line, result = outcome
+            for note in notes:  # too coarse, too dark or too bright; a damaged file
+                click.echo(f"rnwprint: {path}: {note}", err=True)
             if target:
                 write_atomic(target, text.encode("utf-8"), photos)
-            if annotate:
+            if annotate:  # imported here: the pool's parent need not load OpenCV
+                from rnwprint.photo.pipeline import annotate as annotated
+
                 write_atomic(annotate, annotated(result), photos)
             if as_json:
-                click.echo(json.dumps(photo_json(result), ensure_ascii=False))
+                click.echo(line)
             elif not target:
                 click.echo(text, nl=False)
     sys.exit(worst)
+
+
+def _read_one(path: pathlib.Path, as_json: bool, keep: bool):
+    """One photo of `read` (maybe in a worker process): its notes, typed-in text, JSON line and,
+    with `keep`, the whole result (the rectified page is too big to send back for nothing)."""
+    import json
+
+    from rnwprint.photo.pipeline import as_json as photo_json
+    from rnwprint.photo.pipeline import read_photo, typed_in_text
+
+    result = read_photo(path)
+    notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
+    line = json.dumps(photo_json(result), ensure_ascii=False) if as_json else ""
+    return notes, typed_in_text(result), line, result if keep else None
 
 
 @contextlib.contextmanager

@@ -1,0 +1,69 @@
+"""Many files at once (`read` and `audit --jobs N`): one per-file function run in a process
+pool, results handed back in the order of the inputs. A bad file is an outcome, not an end."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+from rnwprint.errors import RnwError
+
+
+def cores() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+class Failure:
+    """An unexpected error in one file, as text (not every exception survives pickling)."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def _call(job):
+    func, item = job
+    try:
+        return func(item)
+    except RnwError as e:  # returned, not raised: the batch goes on
+        return e
+    except Exception as e:  # noqa: BLE001 -- no file may stop a batch
+        return Failure(" ".join(f"{type(e).__name__}: {e}".split())[:200])
+
+
+def _one_thread() -> None:
+    # each worker is one core's share: OpenCV's and BLAS's own threads would fight the pool
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+    try:
+        import cv2
+    except ImportError:
+        return
+    cv2.setNumThreads(1)
+
+
+class Ordered:
+    """(item, outcome) for each item in input order, where the outcome is func(item), the
+    RnwError it raised, or a Failure. With one item or jobs=1 there is no pool at all.
+    func must be picklable (a module-level function or a functools.partial of one)."""
+
+    def __init__(self, func, items, jobs: int):
+        self.func, self.items, self.jobs = func, list(items), jobs
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        jobs = min(self.jobs, len(self.items))
+        if jobs <= 1:
+            for item in self.items:
+                yield item, _call((self.func, item))
+            return
+        # forkserver, not fork: a forked copy of a process whose OpenCV threads ran can hang
+        context = multiprocessing.get_context("forkserver")
+        with context.Pool(jobs, initializer=_one_thread) as pool:
+            outcomes = pool.imap(_call, [(self.func, item) for item in self.items])
+            yield from zip(self.items, outcomes)

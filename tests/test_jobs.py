@@ -1,0 +1,87 @@
+"""A tournament's photos read at once (issue 15, part 4): `read/audit --jobs N` reads photos in
+a process pool, prints results in the order the photos were given, and reports a bad photo
+in its place while the others are read."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from rnwprint.games import GAMES
+from rnwprint.photo import synth
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory) -> list[pathlib.Path]:
+    """Four Twenty One photos, named against the alphabet (so input order is not name order);
+    the first is the largest, so it would finish last if results came back as they are done."""
+    folder = tmp_path_factory.mktemp("tournament")
+    g = GAMES["twenty-one"]
+    sheet = g.build(g.default_variant, "en", "a4")
+    paths = []
+    for i in range(4):
+        path = folder / f"{'zyxw'[i]}.jpg"
+        path.write_bytes(synth.make_photo(sheet, {"R1C1": 4 + i, "R2C1": 3}, 5 + i, 12.0 if i == 0 else 6.0))
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture
+def broken(tmp_path) -> pathlib.Path:
+    path = tmp_path / "broken.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"not a photo" * 10)
+    return path
+
+
+def sources(stdout: str) -> list[str]:
+    """The photo each typed-in file printed says it was read from, in printed order."""
+    head = "# Read by rnwprint from "
+    return [line[len(head):].rsplit(" (", 1)[0] for line in stdout.splitlines() if line.startswith(head)]
+
+
+def test_read_with_two_jobs_prints_photos_in_the_order_given(cli, photos):
+    result = cli("read", "--jobs", "2", *photos)
+    assert result.code == 0, result.err
+    assert sources(result.out) == [str(p) for p in photos]
+
+
+def test_read_json_with_two_jobs_names_each_photo_in_the_order_given(cli, photos):
+    result = cli("read", "--jobs", "2", "--json", *photos)
+    assert [json.loads(line)["source"] for line in result.out.splitlines()] == [str(p) for p in photos]
+
+
+def test_a_bad_photo_in_the_middle_is_reported_and_the_others_read(cli, photos, broken):
+    given = [photos[0], broken, photos[1]]
+    result = cli("read", "--jobs", "2", *given)
+    assert result.code == 2
+    assert sources(result.out) == [str(photos[0]), str(photos[1])]
+    assert len(result.err.strip().splitlines()) == 1 and f"rnwprint: {broken}:" in result.err
+
+
+def test_one_job_and_two_jobs_print_the_same(cli, photos, broken):
+    one = cli("read", "--jobs", "1", photos[2], broken, photos[3])
+    two = cli("read", "--jobs", "2", photos[2], broken, photos[3])
+    assert one.out and (one.code, one.out, one.err) == (two.code, two.out, two.err)
+
+
+def test_audit_with_two_jobs_keeps_photos_and_typed_in_files_in_order(cli, photos, broken, write):
+    typed = write("typed.toml", 'game = "twenty-one"\n[cells]\nR1C1 = 9\n')
+    result = cli("audit", "--jobs", "2", "--json", photos[1], broken, typed, photos[0])
+    assert result.code == 2
+    assert [json.loads(line)["source"] for line in result.out.splitlines()] == [
+        str(photos[1]), str(typed), str(photos[0])]
+    assert f"rnwprint: {broken}:" in result.err
+
+
+def test_audit_with_one_job_prints_what_two_jobs_print(cli, photos):
+    one = cli("audit", "--jobs", "1", photos[0], photos[3])
+    two = cli("audit", "--jobs", "2", photos[0], photos[3])
+    assert one.out and (one.code, one.out, one.err) == (two.code, two.out, two.err)
+
+
+@pytest.mark.parametrize("command", ["read", "audit"])
+def test_zero_jobs_is_refused(cli, photos, command):
+    result = cli(command, "--jobs", "0", photos[0])
+    assert result.code == 2 and "--jobs" in result.err and "0" in result.err
