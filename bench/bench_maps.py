@@ -18,7 +18,7 @@ from common import machine, median_ms  # noqa: E402
 from rnwprint.games import GAMES, rolling_rules  # noqa: E402
 from rnwprint.render.pdf import render_pdf  # noqa: E402
 from rnwprint.render.svg import render_svg  # noqa: E402
-from test_rolling_rules import greedy  # noqa: E402  (a legal player, shared with the tests)
+from rolling_support import greedy  # noqa: E402  (a legal player, shared with the tests)
 
 
 def main() -> None:
