@@ -12,18 +12,10 @@ brick pattern. In square units a square covers ``[col2/2, col2/2 + 1] x [row, ro
 - **Ground** squares are those of the bottom row; a square above the ground resting on
   nothing is an **overhang**.
 
-This module also reads and writes the ASCII format, turns silhouette pictures and seeds
-into towers, and encodes a tower as a short code for a sheet's identity QR.
-
-ASCII format: one text line per row of squares, the top row first. A square is written
-``[]``; each character is half a square wide, so a line indented by one space more than the
-line below sits half a square to the right (a brick pattern). Spaces (or dots) are empty;
-lines starting with ``#`` are comments; blank lines before and after the tower are ignored.
-
-    #  a small pyramid
-       []
-      [][]
-     [][][]
+This module also turns seeds into towers and checks a tower's size. Reading and writing
+the ASCII format and turning silhouette pictures into towers live in
+rnwprint.geo.tower_input, the short code for a sheet's identity QR in
+rnwprint.geo.tower_code; their public names are importable from here too.
 """
 
 from __future__ import annotations
@@ -35,6 +27,19 @@ from typing import TYPE_CHECKING
 
 from rnwprint.errors import RnwError
 
+# The moved jobs, importable from here as before. They import this module only inside their
+# functions, so either side may be imported first.
+from rnwprint.geo.tower_code import (  # noqa: F401
+    _OLD_ALPHABET,
+    CODE_ALPHABET,
+    base62_code,
+    decode,
+    encode,
+    grouped,
+    normal_code,
+)
+from rnwprint.geo.tower_input import format_ascii, from_picture, parse_ascii  # noqa: F401
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -45,10 +50,6 @@ MAX_ROWS = 200  # row letters A..GR; far beyond anything a page holds
 # beyond a page too, which holds about 27 squares across and 30 rows of 7 mm.
 MAX_ACROSS = 100  # squares across (a picture's --columns go up to 100)
 MAX_SQUARES = 1000
-# Tower codes are written in Crockford's base 32: digits and capitals without I, L, O and U,
-# so nothing looks like something else; read in either case, I and L as 1, O as 0.
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_OLD_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # base 62: codes printed before issue 16
 
 
 class OldCodeError(ValueError):
@@ -267,48 +268,6 @@ def _names(ids, indices, limit: int = 12) -> str:
     return ", ".join(names[:limit]) + more
 
 
-# --- ASCII ------------------------------------------------------------------------------
-
-def parse_ascii(text: str, where: str = "tower") -> Tower:
-    """ASCII art -> Tower (not yet checked for playability). TowerError names line and column."""
-    lines = [line.rstrip() for line in text.replace("\t", "    ").splitlines()]
-    lines = [("" if line.lstrip().startswith("#") else line) for line in lines]
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    if not lines:
-        raise TowerError("no squares found; draw each square as [] (one text line per row)", where)
-    if len(lines) > MAX_ROWS:
-        raise TowerError(f"{len(lines)} rows; at most {MAX_ROWS}", where)
-    for n, line in enumerate(lines):
-        drawn = line.strip()
-        if len(drawn) > 2 * MAX_ACROSS:
-            raise TowerError(f"line {n + 1} is {len(drawn) / 2:,g} squares wide; a tower is at most "
-                             f"{MAX_ACROSS} across", where)
-    squares = []
-    problems = []
-    for n, line in enumerate(lines):
-        row = len(lines) - 1 - n
-        c = 0
-        while c < len(line):
-            ch = line[c]
-            if ch in " .":
-                c += 1
-            elif ch == "[" and line[c + 1:c + 2] == "]":
-                squares.append((row, c))
-                c += 2
-            else:
-                problems.append(f"line {n + 1}, column {c + 1}: unexpected {ch!r}; draw each square as []")
-                c += 1
-    if problems:
-        raise TowerError("; ".join(problems[:5]) + (f" and {len(problems) - 5} more" if len(problems) > 5 else ""),
-                         where)
-    if not squares:
-        raise TowerError("no squares found; draw each square as []", where)
-    return Tower.of(check_extent(squares, where))
-
-
 def check_extent(squares: list[Square], where: str | None = None) -> list[Square]:
     """The squares, if within MAX_SQUARES and MAX_ACROSS; TowerError saying which is exceeded."""
     if len(squares) > MAX_SQUARES:
@@ -329,146 +288,6 @@ def check_fits(tower: Tower, width_mm: float, height_mm: float, side_mm: float, 
                          f"row{'s' if tower.rows > 1 else ''} of at least {side_mm:g} mm need more than "
                          f"{page}'s {width_mm:.0f} x {height_mm:.0f} mm", where)
     return tower
-
-
-def format_ascii(tower: Tower) -> str:
-    rows: dict[int, list[int]] = {}
-    for r, c in tower.squares:
-        rows.setdefault(r, []).append(c)
-    lines = []
-    for r in range(tower.rows - 1, -1, -1):
-        chars = []
-        for c in rows.get(r, ()):
-            chars.append(" " * (c - sum(len(x) for x in chars)) + "[]")
-        lines.append("".join(chars))
-    return "\n".join(lines) + "\n"
-
-
-# --- pictures -----------------------------------------------------------------------------
-
-def from_picture(path, columns: int, threshold: int = 128) -> Tower:
-    """The dark shape of a PNG/JPEG filled with squares, `columns` squares across its width.
-
-    The picture (transparent parts count as white) is cropped to its dark pixels and cut
-    into rows; each dark run of a row becomes squares centred on it (see _sample), so edges
-    may fall on half squares and a symmetric picture gives a symmetric tower.
-    """
-    import io
-    import warnings
-
-    import numpy as np  # geometry libraries load only when a tower is built
-    from PIL import Image
-
-    from rnwprint.photo.locate import MAX_FILE_BYTES, MAX_PIXELS, image_header
-
-    where = str(path)
-    if not 1 <= columns <= 100:
-        raise TowerError(f"{columns} columns; choose 1-100", "--columns")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(65536)  # the header first: a file that is no picture is not read whole
-            if image_header(data)[0] is not None:
-                data += f.read(MAX_FILE_BYTES)  # more than a 50 MP picture takes, even uncompressed
-    except FileNotFoundError:
-        raise TowerError("no such file", where) from None
-    except OSError as e:
-        raise TowerError(f"cannot read file: {e.strerror or e}", where) from None
-    kind, size = image_header(data)  # the same guard as a photo's: the header, before decoding
-    if kind is None:
-        raise TowerError("not a picture pillow can read (PNG or JPEG)", where)
-    if size is None or 0 in size:
-        raise TowerError(f"corrupt {kind} file: cannot read the image size", where)
-    if len(data) > MAX_FILE_BYTES:
-        raise TowerError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a picture of at most "
-                         f"{MAX_PIXELS / 1e6:g} MP", where)
-    if size[0] * size[1] > MAX_PIXELS:
-        raise TowerError(f"picture too large: {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:,.0f} MP "
-                         f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # Pillow's own warnings: the checks here say what matters
-            with Image.open(io.BytesIO(data)) as im:
-                im.load()
-                if im.mode in ("P", "PA"):
-                    im = im.convert("RGBA")  # a palette's transparent colour becomes alpha
-                if im.mode in ("RGBA", "LA"):  # over white, in grey (a quarter of RGBA's memory)
-                    grey = Image.composite(im.convert("L"), Image.new("L", im.size, 255), im.getchannel("A"))
-                else:
-                    grey = im.convert("L")
-    except Exception as e:  # Pillow raises many kinds of error for a damaged file
-        raise TowerError(f"not a picture pillow can read (PNG or JPEG): {' '.join(str(e).split())[:120]}",
-                         where) from None
-    dark = grey.point(lambda v: 255 if v < threshold else 0)
-    box = dark.getbbox()
-    if box is None:
-        raise TowerError("no dark shape found (the tower is drawn dark on a light background)", where)
-    shape = dark.crop(box)
-    w, h = shape.size
-    rows = max(1, round(h * columns / w))
-    if rows > MAX_ROWS:
-        raise TowerError(f"the shape would be {rows} rows high; use fewer --columns", where)
-    squares = _sample(np.asarray(shape) > 127, rows, columns)
-    if not squares:
-        raise TowerError("the dark shape is too thin for that many columns; use fewer --columns", where)
-    return Tower.of(check_extent(squares, where))
-
-
-def _sample(dark: np.ndarray, rows: int, columns: int) -> list[Square]:
-    """Squares for a dark shape (True = dark), `rows` bands high, `columns` squares across its
-    widest row.
-
-    In each band a pixel column is dark where at least half of it is; each run of dark
-    columns becomes as many squares as its length rounds to, centred on the run and set on
-    the half-square grid, a tie going towards the picture's middle. Integer arithmetic
-    throughout, so a symmetric picture gives a symmetric tower."""
-    import numpy as np
-    from fractions import Fraction
-
-    h, w = dark.shape
-    starts = [n * h // rows for n in range(rows)]
-    counts = np.add.reduceat(dark, starts, axis=0, dtype=np.int64)  # dark pixels per band and column
-    heights = np.diff(starts + [h])[:, None]
-    bands = []
-    for dark_columns in 2 * counts >= heights:
-        edges = np.flatnonzero(np.diff(np.concatenate(([0], dark_columns.astype(np.int8), [0]))))
-        bands.append([(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])])  # [a, b) pixel columns
-    widest = max((runs[-1][1] - runs[0][0] for runs in bands if runs), default=0)
-    if not widest:
-        return []
-    scale = Fraction(columns, widest)  # squares per pixel: the widest row spans `columns` squares
-    squares = []
-    for n, runs in enumerate(bands):
-        blocks = _blocks(runs, scale, w, columns)
-        squares += [(rows - 1 - n, left + 2 * k) for left, count in blocks for k in range(count)]
-    return squares
-
-
-def _blocks(runs: list[tuple[int, int]], scale, w: int, columns: int) -> list[tuple[int, int]]:
-    """(left col2, squares) for each run of a band; runs whose squares would overlap are
-    taken as one."""
-    import math
-    from fractions import Fraction
-
-    runs = list(runs)
-    while True:
-        blocks = []
-        for a, b in runs:
-            count = math.floor((b - a) * scale + Fraction(1, 2))
-            middle = 2 * ((Fraction(a + b, 2) - Fraction(w, 2)) * scale) + columns  # in half squares
-            left = middle - count  # left edge in half squares, to round onto the grid
-            if left.denominator == 1:
-                rounded = int(left)
-            elif left - math.floor(left) == Fraction(1, 2):  # a tie: towards the middle
-                rounded = math.ceil(left) if middle < columns else math.floor(left)
-            else:
-                rounded = round(left)
-            blocks.append((rounded, count))
-        runs = [run for run, (_, count) in zip(runs, blocks) if count]  # a run under half a square: none
-        blocks = [block for block in blocks if block[1]]
-        clash = next((i for i in range(len(runs) - 1) if blocks[i][0] + 2 * blocks[i][1] > blocks[i + 1][0]), None)
-        if clash is None:
-            return blocks
-        runs[clash:clash + 2] = [(runs[clash][0], runs[clash + 1][1])]
 
 
 # --- random towers ----------------------------------------------------------------------
@@ -587,169 +406,3 @@ def _profile(rng: random.Random, n: int, shape: str, max_width: int, max_rows: i
                 canopy.pop()
         widths += canopy
     return [max(1, min(max_width, w)) for w in widths if w > 0]
-
-
-# --- short codes for the identity QR ------------------------------------------------------
-
-class _Bits:
-    def __init__(self) -> None:
-        self.bits: list[int] = []
-
-    def gamma(self, v: int) -> None:
-        """Exp-Golomb code of v >= 0: small numbers take few bits."""
-        v += 1
-        n = v.bit_length()
-        self.bits += [0] * (n - 1) + [int(b) for b in bin(v)[2:]]
-
-    def signed(self, v: int) -> None:
-        self.gamma(2 * v if v >= 0 else -2 * v - 1)
-
-
-class _Reader:
-    def __init__(self, bits: str) -> None:
-        self.bits, self.pos = bits, 0
-
-    def gamma(self) -> int:
-        zeros = 0
-        while self._bit() == 0:
-            zeros += 1
-            if zeros > 32:
-                raise ValueError("corrupt code")
-        v = 1
-        for _ in range(zeros):
-            v = 2 * v + self._bit()
-        return v - 1
-
-    def signed(self) -> int:
-        v = self.gamma()
-        return v // 2 if v % 2 == 0 else -(v + 1) // 2
-
-    def _bit(self) -> int:
-        if self.pos >= len(self.bits):
-            raise ValueError("code ends too early")
-        self.pos += 1
-        return int(self.bits[self.pos - 1])
-
-
-def _runs(tower: Tower) -> list[list[tuple[int, int]]]:
-    """Per row from the ground: runs of edge-to-edge squares as (left col2, count)."""
-    rows: list[list[tuple[int, int]]] = [[] for _ in range(tower.rows)]
-    for r, c in tower.squares:
-        runs = rows[r]
-        if runs and runs[-1][0] + 2 * runs[-1][1] == c:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
-        else:
-            runs.append((c, 1))
-    return rows
-
-
-def encode(tower: Tower) -> str:
-    """A short code of the squares in Crockford's base 32 (about 1 character per row of a
-    simple tower), upper case, without hyphens.
-
-    Bits: the row count, then per row the number of runs, and per run its left edge (the
-    first run relative to the row below's first run, the others as the gap after the run
-    before) and its length, all in exp-Golomb codes; read as one integer in base 32.
-    """
-    return _digits(_bits(tower), CODE_ALPHABET)
-
-
-def base62_code(tower: Tower) -> str:
-    """The tower's code in the base-62 format printed before issue 16: ratings are seeded with
-    it (games.tower_sim.seed_for), so every tower kept its printed figures when codes changed."""
-    return _digits(_bits(tower), _OLD_ALPHABET)
-
-
-def normal_code(code: str) -> str:
-    """A code as typed (either case, hyphens and spaces, I/L for 1, O for 0) as printed."""
-    return "".join(code.split()).replace("-", "").upper().translate(str.maketrans("ILO", "110"))
-
-
-def grouped(code: str) -> str:
-    """A code as printed on a sheet: in groups of four, 7KD3-M9QX-2B."""
-    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
-
-
-def decode(code: str) -> Tower:
-    """The inverse of `encode`, for a code as typed (see `normal_code`); ValueError for a
-    string that is not a tower code, saying so plainly for a code of the old format."""
-    given, code = code, normal_code(code)
-    try:
-        return _decode(code, CODE_ALPHABET)
-    except ValueError as e:
-        reason = e
-    try:
-        old = _decode(given.strip(), _OLD_ALPHABET)
-    except ValueError:
-        raise reason from None
-    raise OldCodeError(f"{given!r} is a tower code of the old format: codes changed to 0-9 and A-Z without "
-                     f"I, L, O and U; this tower's code is now {encode(old)}")
-
-
-def _bits(tower: Tower) -> str:
-    rows = _runs(tower)
-    if any(not runs for runs in rows):
-        raise ValueError("a tower with an empty row has no code")
-    out = _Bits()
-    out.gamma(len(rows) - 1)
-    prev = 0
-    for runs in rows:
-        out.gamma(len(runs) - 1)
-        end = None
-        for k, (left, count) in enumerate(runs):
-            if k == 0:
-                out.signed(left - prev)
-                prev = left
-            else:
-                out.gamma(left - end - 1)
-            out.gamma(count - 1)
-            end = left + 2 * count
-    return "".join(map(str, out.bits))
-
-
-def _digits(bits: str, alphabet: str) -> str:
-    """The bits after a leading 1, as one integer written in the alphabet's base."""
-    number, base = int("1" + bits, 2), len(alphabet)
-    digits = []
-    while number:
-        number, d = divmod(number, base)
-        digits.append(alphabet[d])
-    return "".join(reversed(digits))
-
-
-def _decode(code: str, alphabet: str) -> Tower:
-    if not code or len(code) > 400 or any(ch not in alphabet for ch in code):
-        raise ValueError(f"{code!r} is not a tower code: codes are 0-9 and A-Z without I, L, O and U")
-    number = 0
-    for ch in code:
-        number = number * len(alphabet) + alphabet.index(ch)
-    bits = bin(number)[3:]
-    reader = _Reader(bits)
-    rows = reader.gamma() + 1
-    if rows > MAX_ROWS:
-        raise ValueError("too many rows")
-    squares, prev = [], 0
-    for r in range(rows):
-        n_runs = reader.gamma() + 1
-        end = None
-        for k in range(n_runs):
-            if k == 0:
-                left = prev + reader.signed()
-                prev = left
-            else:
-                left = end + 1 + reader.gamma()
-            count = reader.gamma() + 1
-            if count > MAX_ACROSS or len(squares) + count > MAX_SQUARES:
-                raise ValueError("too many squares")
-            squares += [(r, left + 2 * i) for i in range(count)]
-            end = left + 2 * count
-    if reader.pos != len(bits):
-        raise ValueError(f"{code!r} is not a tower code (extra bits)")
-    try:
-        check_extent(squares)
-    except TowerError as e:
-        raise ValueError(e.message) from None
-    tower = Tower.of(squares)
-    if _digits(_bits(tower), alphabet) != code:
-        raise ValueError(f"{code!r} is not the canonical code of a tower")
-    return tower
