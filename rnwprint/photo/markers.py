@@ -1,0 +1,128 @@
+"""The four ArUco corner markers in a photo: detected on a reduced copy (more passes while
+some are missing), refined on the full image, and a missing one recovered among the
+rejected candidate squares where a fit puts it. Split out of photo.locate."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from rnwprint.photo.homography import _apply
+
+DETECT_LONG_SIDE = 1600  # markers are looked for on a copy reduced to at most this size
+
+
+def detect_markers(grey: np.ndarray) -> dict[int, np.ndarray]:
+    """Marker id (0-3) -> its 4 corners (px, full resolution, ArUco's order), sub-pixel."""
+    return _detect(grey)[0]
+
+
+def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
+    """Markers found (refined on the full image) and the rejected candidate squares (px).
+
+    A fast pass (one threshold window) on a reduced copy; while markers are missing, OpenCV's
+    default three windows, then the same on a copy with the shading divided out (a shadow
+    edge across a marker), then, if fewer than three were found, the full image."""
+    import cv2
+
+    h, w = grey.shape
+    factor = max(1, int(np.ceil(max(h, w) / DETECT_LONG_SIDE)))
+    small = cv2.resize(grey, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else grey
+    found: dict[int, np.ndarray] = {}
+    rejected: list[np.ndarray] = []
+    passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]
+    if factor > 1:
+        passes.append((grey, 1, "default"))  # markers too small for the reduced copy
+    for img, f, kind in passes:
+        full_image_pass = f == 1 and factor > 1
+        if len(found) == 4 or (full_image_pass and len(found) == 3):
+            break
+        if kind == "flat":
+            img = _flat_field(small)
+        more, rej = _aruco(img, f, kind)
+        for i, q in more.items():
+            found.setdefault(i, q)
+        rejected += rej
+    if factor > 1:  # refine on the reduced copy first: its corners are `factor` px coarse
+        found = {i: (_refine(small, (q - (factor - 1) / 2) / factor) * factor + (factor - 1) / 2)
+                 for i, q in found.items()}
+    return {i: _refine(grey, q) for i, q in found.items()}, rejected
+
+
+@functools.cache
+def _detector(kind: str):
+    import cv2
+
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    if kind == "fast":
+        params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = 15
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _aruco(grey: np.ndarray, factor: int, kind: str) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
+    corners, ids, rejected = _detector(kind).detectMarkers(grey)
+
+    # marker corners are pixel corners: a pixel centre at k in the reduced copy is at
+    # k * factor + (factor - 1) / 2 in the full image
+    def scale(q):
+        return q.reshape(4, 2).astype(np.float64) * factor + (factor - 1) / 2
+
+    by_id: dict[int, list[np.ndarray]] = {}
+    for quad, i in zip(corners, ids.ravel() if ids is not None else ()):
+        if int(i) in (0, 1, 2, 3):
+            by_id.setdefault(int(i), []).append(scale(quad))
+    # the same id twice (another sheet in view, a false detection): keep the largest
+    found = {i: max(quads, key=_area) for i, quads in by_id.items()}
+    return found, [scale(q) for q in rejected]
+
+
+def _flat_field(grey: np.ndarray) -> np.ndarray:
+    """Divide out slow shading (light gradient, a shadow's edge) so one threshold fits."""
+    import cv2
+
+    k = max(15, (max(grey.shape) // 60) | 1)
+    paper = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.blur(paper, (k, k))
+    return cv2.divide(grey, paper, scale=230)
+
+
+def _area(q: np.ndarray) -> float:
+    x, y = q[:, 0], q[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+
+
+def _recover_marker(grey: np.ndarray, H: np.ndarray, page_quad: np.ndarray,
+                    rejected: list[np.ndarray]) -> np.ndarray | None:
+    """A rejected candidate square lying where the missing marker must be (every corner
+    within a sixth of the marker's side of its predicted place), in the predicted order."""
+    predicted = _apply(H, page_quad)
+    side = np.mean(np.hypot(*(predicted - np.roll(predicted, 1, axis=0)).T))
+    best = None
+    if not rejected:
+        return None
+    quads = np.array(rejected)
+    near = np.hypot(*(quads.mean(axis=1) - predicted.mean(axis=0)).T) < side / 6
+    for cand in quads[near]:
+        for shift in range(4):
+            for order in (cand, cand[::-1]):
+                q = np.roll(order, shift, axis=0)
+                err = float(np.max(np.hypot(*(q - predicted).T)))
+                if err < side / 6 and (best is None or err < best[0]):
+                    best = (err, q)
+    return _refine(grey, _refine(grey, best[1])) if best is not None else None
+
+
+def _refine(grey: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Sub-pixel marker corners on the full image; a corner that wanders off is kept as found."""
+    import cv2
+
+    side = np.mean(np.hypot(*(quad - np.roll(quad, 1, axis=0)).T))
+    half = int(max(2, min(12, round(side / 6 * 0.4))))  # within the marker's border module
+    pts = quad.astype(np.float32).reshape(-1, 1, 2).copy()
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+    cv2.cornerSubPix(grey, pts, (half, half), (-1, -1), criteria)
+    refined = pts.reshape(4, 2).astype(np.float64)
+    moved = np.hypot(*(refined - quad).T)
+    return np.where((moved < max(1.5, half * 0.8))[:, None], refined, quad)
