@@ -19,9 +19,10 @@ from rnwprint.photo import digits as D
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import train_digits  # noqa: E402  (the synthetic cross generator, used here with another seed)
+import digits_data  # noqa: E402  (the synthetic cross generator, used here with another seed)
+import digits_train  # noqa: E402
 
-CROSS_SEED = 4242  # training draws its crosses with train_digits.SEED + 1
+CROSS_SEED = 4242  # training draws its crosses with digits_data.SEED + 1
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,7 @@ def test_photo_sized_crops_read_like_the_originals(heldout):
 
 def test_crosses_are_told_from_digits(heldout):
     images, labels, probs = heldout
-    crosses = train_digits.synthetic_crosses(300, CROSS_SEED)
+    crosses = digits_data.synthetic_crosses(300, CROSS_SEED)
     pred, conf = read(D.probabilities(list(crosses)), "123456X")
     assert np.mean(pred == "X") >= 0.97
     assert np.mean((pred != "X") & (conf >= D.UNSURE_BELOW)) <= 0.01  # a cross misread unflagged
@@ -162,20 +163,20 @@ def test_reads_are_deterministic(heldout):
 def test_training_is_deterministic(monkeypatch):
     """Same inputs, same bytes: augmentation, crosses and the network (tiny settings here)."""
     images, labels = D.heldout_digits()
-    monkeypatch.setattr(train_digits, "AUGMENT_COPIES", 1)
-    monkeypatch.setattr(train_digits, "X_COUNT", 10)
-    monkeypatch.setattr(train_digits, "HIDDEN", 8)
-    monkeypatch.setattr(train_digits, "EPOCHS", 1)
-    sets = [train_digits.training_set(images[:40], labels[:40], seed=1) for _ in range(2)]
+    monkeypatch.setattr(digits_data, "AUGMENT_COPIES", 1)
+    monkeypatch.setattr(digits_data, "X_COUNT", 10)
+    monkeypatch.setattr(digits_train, "HIDDEN", 8)
+    monkeypatch.setattr(digits_train, "EPOCHS", 1)
+    sets = [digits_data.training_set(images[:40], labels[:40], seed=1) for _ in range(2)]
     assert np.array_equal(sets[0][0], sets[1][0]) and np.array_equal(sets[0][1], sets[1][1])
     feats = D.features(sets[0][0])
-    nets = [train_digits.train_net(feats, sets[0][1], seed=2, log=lambda _: None) for _ in range(2)]
+    nets = [digits_train.train_net(feats, sets[0][1], seed=2, log=lambda _: None) for _ in range(2)]
     for name in nets[0]:
         assert nets[0][name].tobytes() == nets[1][name].tobytes()
     files = []
     for _ in range(2):
         buf = io.BytesIO()
-        train_digits._write_npz(buf, nets[0])
+        digits_data._write_npz(buf, nets[0])
         files.append(buf.getvalue())
     assert files[0] == files[1]
 
@@ -184,7 +185,7 @@ def test_convnet_is_a_plain_convolution_network():
     """The matrix-product convolution equals the textbook sum over each pixel's neighbourhood
     (zero outside), and the layers chain as the docstring says."""
     rng = np.random.default_rng(5)
-    params = {k: v + np.float32(0.01) for k, v in train_digits.convnet_init(1, (3, 4, 5), 6).items()}
+    params = {k: v + np.float32(0.01) for k, v in digits_train.convnet_init(1, (3, 4, 5), 6).items()}
     x = rng.random((2, 28, 28)).astype(np.float32)
 
     def conv(a, w, b):  # (n, h, w, c), (k, k, c, out): loops over the kernel
@@ -207,14 +208,14 @@ def test_convnet_is_a_plain_convolution_network():
 def test_convnet_training_follows_the_true_gradient():
     """Backpropagation by hand: every weight's gradient matches the loss's finite difference."""
     rng = np.random.default_rng(6)
-    params = {k: v.astype(np.float64) for k, v in train_digits.convnet_init(2, (3, 4, 5), 6).items()}
+    params = {k: v.astype(np.float64) for k, v in digits_train.convnet_init(2, (3, 4, 5), 6).items()}
     x = rng.random((3, 28, 28))
-    target = train_digits._targets(np.array([1, 10, train_digits.NOT_A_CHARACTER])).astype(np.float64)
+    target = digits_train._targets(np.array([1, 10, digits_data.NOT_A_CHARACTER])).astype(np.float64)
 
     def loss(p):
         return float(-(target * np.log(D.softmax(convnet.logits(p, x)))).sum())
 
-    total, grads = train_digits.convnet_gradients(params, x, target)
+    total, grads = digits_train.convnet_gradients(params, x, target)
     assert total == pytest.approx(loss(params), rel=1e-5)
     for name, value in params.items():
         for _ in range(3):
@@ -228,9 +229,9 @@ def test_convnet_training_follows_the_true_gradient():
 
 def test_convnet_training_is_deterministic(monkeypatch):
     images, labels = D.heldout_digits()
-    monkeypatch.setattr(train_digits, "CONV_EPOCHS", 1)
+    monkeypatch.setattr(digits_train, "CONV_EPOCHS", 1)
     x = images[:256].astype(np.float32) / 255
-    nets = [train_digits.train_convnet(x, labels[:256].astype(np.int64), seed=3, log=lambda _: None)
+    nets = [digits_train.train_convnet(x, labels[:256].astype(np.int64), seed=3, log=lambda _: None)
             for _ in range(2)]
     for name in convnet.LAYERS:
         assert nets[0][name].tobytes() == nets[1][name].tobytes()
@@ -251,9 +252,9 @@ def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
     photo here, written with the held-out digits only because they ship with the package;
     training itself writes its photos with TRAIN digits and seeds 20000+)."""
     heldout_npz = str(ROOT / "rnwprint" / "assets" / "photo" / "heldout-digits.npz")
-    assert min(train_digits.PHOTO_SEEDS) >= 20000  # never the benchmark's or calibration's seeds
-    monkeypatch.setattr(train_digits, "PHOTO_MEGAPIXELS", (2.0,))
-    got = train_digits._photo_job((20001, heldout_npz))
+    assert min(digits_data.PHOTO_SEEDS) >= 20000  # never the benchmark's or calibration's seeds
+    monkeypatch.setattr(digits_data, "PHOTO_MEGAPIXELS", (2.0,))
+    got = digits_data._photo_job((20001, heldout_npz))
     assert len(got) >= 15
     crops = [c for c, _ in got]
     labels = np.array([y for _, y in got])
@@ -261,9 +262,9 @@ def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
     labels, crops = labels[labels < len(D.CLASSES)], [c for c, y in zip(crops, labels) if y < len(D.CLASSES)]
     pred = D.probabilities(crops).argmax(axis=1)
     assert np.mean(pred == labels) >= 0.85  # the labels match what is written
-    sets = [train_digits.photo_training_set(crops[:10], labels[:10], seed=5) for _ in range(2)]
+    sets = [digits_data.photo_training_set(crops[:10], labels[:10], seed=5) for _ in range(2)]
     assert np.array_equal(sets[0][0], sets[1][0]) and np.array_equal(sets[0][1], sets[1][1])
-    assert len(sets[0][0]) == 10 * (train_digits.PHOTO_COPIES + 1)
+    assert len(sets[0][0]) == 10 * (digits_data.PHOTO_COPIES + 1)
 
 
 def _wheel(tmp_path, payload: bytes):
@@ -272,9 +273,9 @@ def _wheel(tmp_path, payload: bytes):
     import hashlib
     import zipfile
 
-    path = tmp_path / train_digits.MORE_WHEEL
+    path = tmp_path / digits_data.MORE_WHEEL
     with zipfile.ZipFile(path, "w") as z:
-        z.writestr(train_digits.MORE_MEMBER, gzip.compress(payload))
+        z.writestr(digits_data.MORE_MEMBER, gzip.compress(payload))
     return path, hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -294,8 +295,8 @@ def test_more_digits_leave_out_every_npm_digit_and_keep_the_test_set_apart(monke
     validation = part(np.concatenate([known[3:], others[4:6]]), [8, 9, 0, 1])
     test = part(others[6:], [2])
     path, digest = _wheel(tmp_path, pickle.dumps((train, validation, test)))
-    monkeypatch.setattr(train_digits, "MORE_SHA256", digest)
-    (images, labels), (test_images, test_labels) = train_digits.load_more_mnist(str(tmp_path), known)
+    monkeypatch.setattr(digits_data, "MORE_SHA256", digest)
+    (images, labels), (test_images, test_labels) = digits_data.load_more_mnist(str(tmp_path), known)
     assert np.array_equal(images, others[:6]) and labels.tolist() == [1, 2, 3, 4, 0, 1]
     assert np.array_equal(test_images, others[6:]) and test_labels.tolist() == [2]
 
@@ -310,7 +311,7 @@ def test_more_digits_refuse_a_changed_wheel_or_a_pickle_that_runs_code(monkeypat
 
     path, digest = _wheel(tmp_path, pickle.dumps(Runs()))
     with pytest.raises(SystemExit, match="sha256 mismatch"):
-        train_digits.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
-    monkeypatch.setattr(train_digits, "MORE_SHA256", digest)
+        digits_data.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
+    monkeypatch.setattr(digits_data, "MORE_SHA256", digest)
     with pytest.raises(pickle.UnpicklingError, match="system"):
-        train_digits.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
+        digits_data.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
