@@ -13,6 +13,13 @@ Colour = str | None  # "#rrggbb" or None for "no paint"
 
 IDENTITY_PREFIX = "rnwprint"
 
+# What an item is for. Readers find the corner markers and the identity QR code by role,
+# never by shape; everything else the player sees is PRINT.
+PRINT = "print"
+MARKER = "marker"  # a corner fiducial (ArUco) the photo reader fits the page by
+IDENTITY = "identity"  # the QR code naming the sheet (Identity.encode)
+ROLES = (PRINT, MARKER, IDENTITY)
+
 
 @dataclass(frozen=True, slots=True)
 class Style:
@@ -29,6 +36,7 @@ class Path:
     rings: tuple[tuple[Point, ...], ...]
     style: Style = Style()
     closed: bool = True
+    role: str = PRINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,7 @@ class Rect:
     h: float
     style: Style = Style()
     radius: float = 0.0
+    role: str = PRINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,7 @@ class Circle:
     cy: float
     r: float
     style: Style = Style()
+    role: str = PRINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,7 @@ class Text:
     colour: str = "#000000"
     anchor: str = "start"  # start | middle | end
     bold: bool = False
+    role: str = PRINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +82,7 @@ class Matrix:
     module: float  # side of one module in mm
     rows: tuple[str, ...]  # "1" dark, "0" light
     colour: str = "#000000"
+    role: str = PRINT
 
 
 Item = Path | Rect | Circle | Text | Matrix
@@ -126,6 +138,10 @@ class Sheet:
 
     def add(self, *items: Item) -> None:
         self.items.extend(items)
+
+    def having(self, role: str) -> list[Item]:
+        """The items of that role, in drawing order."""
+        return [item for item in self.items if item.role == role]
 
     def add_cell(self, cell: Cell) -> None:
         if cell.id in self.cells:

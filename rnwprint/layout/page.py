@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rnwprint.errors import RnwError
 from rnwprint.fonts import wrap
 from rnwprint.locale import t
-from rnwprint.sheet import Identity, Matrix, Path, Sheet, Style, Text
+from rnwprint.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Sheet, Style, Text
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)
@@ -109,7 +109,7 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
     corners = {"top-left": (MARGIN, MARGIN), "top-right": (far_x, MARGIN),
                "bottom-right": (far_x, far_y), "bottom-left": (MARGIN, far_y)}
     for corner, (x, y) in corners.items():
-        sheet.add(Matrix(x, y, MARKER_MODULE, rows[corner]))
+        sheet.add(Matrix(x, y, MARKER_MODULE, rows[corner], role=MARKER))
 
     sheet.add(Text(MARGIN + marker + GAP, MARGIN + 8.5, title, 16, bold=True))
 
@@ -138,7 +138,7 @@ def new_sheet(identity: Identity, title: str, landscape: bool = False, credit: s
         sheet.add(Text(x, baseline, version, FOOTER_PT, colour=GREY))
         if credit:
             sheet.add(Text(far_x - GAP, baseline, credit, FOOTER_PT, colour=GREY, anchor="end"))
-    sheet.add(Matrix(qr_x, qr_y, QR_MODULE, qr))
+    sheet.add(Matrix(qr_x, qr_y, QR_MODULE, qr, role=IDENTITY))
     return sheet, content_box(identity.page, landscape, side_footer, qr_side)
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from rnwprint.errors import RnwError
 from rnwprint.layout.page import MARGIN, PAGE_SIZES, marker_rows
-from rnwprint.sheet import IDENTITY_PREFIX, Identity, Matrix, Sheet
+from rnwprint.sheet import IDENTITY, IDENTITY_PREFIX, MARKER, Identity, Matrix, Sheet
 from rnwprint.photo.homography import OUTLIER_MM, _apply, _fit, _fit_robust, _residuals_mm, _rms, _scale  # noqa: F401
 from rnwprint.photo.load import (_DAMAGE, _FRAMES, _HEIF_BRANDS, _NEXT_MARKER, _STANDALONE, _jpeg_complete,  # noqa: F401
                                  _jpeg_segments, _jpeg_size, _quiet, image_header)
@@ -195,26 +195,20 @@ def marker_quads(sheet: Sheet) -> dict[int, np.ndarray]:
     """Page corners (mm, 4 x 2, in ArUco's order: the marker's own top-left, top-right,
     bottom-right, bottom-left) of the sheet's fiducial markers, by id."""
     ids = _rows_to_id()
-    quads = {}
-    for item in sheet.items:
-        if isinstance(item, Matrix) and item.rows in ids:
-            quads[ids[item.rows]] = _square(item)
-    return quads
+    return {ids[item.rows]: _square(item) for item in sheet.having(MARKER)}
 
 
 def qr_quad(sheet: Sheet) -> np.ndarray | None:
     """Page corners (mm) of the identity QR code: its top-left, top-right, bottom-right,
     bottom-left (the order QR decoders report)."""
-    ids = _rows_to_id()
-    codes = [i for i in sheet.items if isinstance(i, Matrix) and i.rows not in ids and len(i.rows) >= 21]
+    codes = sheet.having(IDENTITY)
     return _square(codes[0]) if codes else None
 
 
 def qr_finder_centres(sheet: Sheet) -> np.ndarray | None:
     """Page position (mm) of the centres of the QR code's three finder patterns: top-left,
     top-right, bottom-left."""
-    ids = _rows_to_id()
-    codes = [i for i in sheet.items if isinstance(i, Matrix) and i.rows not in ids and len(i.rows) >= 21]
+    codes = sheet.having(IDENTITY)
     if not codes:
         return None
     m = codes[0]
