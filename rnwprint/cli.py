@@ -105,8 +105,8 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
-@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="en", show_default=True,
-              help="Language of the report.")
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default=None,
+              help="Language of the report [default: the sheet's own language, else es].")
 @click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
@@ -150,7 +150,7 @@ def _audit_one(path: pathlib.Path, lang: str, log: pathlib.Path | None, as_json:
     from rnwprint.audit.run import audit_file
 
     report = audit_file(path, lang, log)
-    return (report.to_json() if as_json else report.to_text(lang)), report.valid
+    return (report.to_json() if as_json else report.to_text(report.lang)), report.valid
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")

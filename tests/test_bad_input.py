@@ -56,7 +56,7 @@ def test_audit_of_a_file_nested_1000_deep_is_one_line(cli, write, name, text):
 @pytest.mark.parametrize("name, text", [("deep.json", deep_json(1000)), ("deep.toml", deep_toml(1000))])
 def test_audit_batch_goes_on_after_a_1000_deep_file(cli, write, name, text):
     a, deep, b = write("a.toml", GOOD), write(name, text), write("b.toml", GOOD)
-    result = cli("audit", a, deep, b)
+    result = cli("audit", a, deep, b, "--lang", "en")
     assert result.code == 2
     assert "nested more than 20 levels deep" in one_line(result) and name in result.err
     assert result.out.count("Sheet: twenty-one") == 2 and "b.toml)" in result.out

@@ -65,7 +65,7 @@ def test_audit_json_and_exit_codes(cli, write):
     assert result.code == 0
     report = json.loads(result.out)
     assert report["score"] == 7 and report["details"]["rows"][0]["hits"] == 1
-    result = cli("audit", bad, "--json")
+    result = cli("audit", bad, "--json", "--lang", "en")
     assert result.code == 1
     report = json.loads(result.out)
     assert report["violations"] == [{"rule": "over-field", "cells": ["R1C6"],
@@ -114,7 +114,7 @@ def test_every_problem_of_a_file_reported_at_once(cli, write):
 def test_one_bad_file_does_not_stop_the_others(cli, write):
     bad = write("bad.toml", "not toml [")
     good = write("good.toml", 'game = "twenty-one"\n')
-    result = cli("audit", bad, good)
+    result = cli("audit", bad, good, "--lang", "en")
     assert result.code == 2
     assert "The sheet follows the rules." in result.out
 

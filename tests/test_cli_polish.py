@@ -93,7 +93,7 @@ def test_readme_json_example_is_what_audit_prints(cli, write, monkeypatch, tmp_p
     shown = [json.loads(line) for line in block.splitlines()]
     monkeypatch.chdir(tmp_path)
     write("mine.toml", MINE), write("other.toml", OTHER)
-    printed = cli("audit", "mine.toml", "other.toml", "--json").out.splitlines()
+    printed = cli("audit", "mine.toml", "other.toml", "--json", "--lang", "en").out.splitlines()
     assert [json.loads(line) for line in printed] == shown
 
 
@@ -105,7 +105,22 @@ def test_spanish_audit_report_is_spanish_with_singular_and_plural(cli, write):
                                     "Puntuación: 12"]
     two = cli("audit", write("two.toml", MINE + "R1C5 = 6\n"), "--lang", "es")
     assert "2 reglas incumplidas:" in two.out
-    assert "1 rule broken:" in cli("audit", write("mine.toml", MINE)).out
+    assert "1 rule broken:" in cli("audit", write("mine.toml", MINE), "--lang", "en").out
+
+
+def test_audit_speaks_the_sheets_own_language_unless_told(cli, write):
+    assert "1 regla incumplida:" in cli("audit", write("mine.toml", MINE)).out  # no lang: Spanish
+    english = write("en.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = "en"'))
+    assert "1 rule broken:" in cli("audit", english).out
+    assert "1 regla incumplida:" in cli("audit", english, "--lang", "es").out
+    unknown = write("fr.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = "fr"'))
+    assert "1 regla incumplida:" in cli("audit", unknown).out
+
+
+def test_template_names_its_language_so_audit_answers_in_it(cli, write):
+    blank = cli("template", "twenty-one", "--lang", "en").out
+    assert 'lang = "en"' in blank.splitlines()[4]
+    assert "The sheet follows the rules." in cli("audit", write("blank.toml", blank)).out
 
 
 def test_spanish_report_writes_decimals_with_a_comma():

@@ -186,7 +186,7 @@ def test_a_typed_in_file_naming_the_code_audits_in_a_new_process(tmp_path):
     code = rtt.custom_variant_name(parse_ascii(ASCII_TOWER))[2:]
     typed = tmp_path / "mine.toml"
     typed.write_text(f'game = "roll-to-the-top"\nvariant = "t.{code}"\n[cells]\nA1 = 3\nB1 = 2\n')
-    result = rnwprint("audit", typed, "--json")
+    result = rnwprint("audit", typed, "--json", "--lang", "en")
     assert result.returncode == 1
     assert json.loads(result.stdout)["violations"][0]["message"] == (
         "B1: 2 is less than the 3 in A1, which it rests on")

@@ -34,6 +34,7 @@ class Report:
     coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
     light_photo: dict = field(default_factory=dict)  # cells a photo was too "dark"/"bright" to read for sure
     damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
+    lang: str = "es"  # the language the report is written in (audit_file's choice)
 
     def rests_on_unsure(self, v: Violation) -> bool:
         return any(cell in self.unsure for cell in v.cells)

@@ -59,11 +59,13 @@ def _head(path: str | pathlib.Path) -> bytes:
         return b""  # audit_file says why the file cannot be read
 
 
-def audit_file(path: str | pathlib.Path, lang: str = "en",
+def audit_file(path: str | pathlib.Path, lang: str | None = None,
                log: str | pathlib.Path | None = None) -> Report:
     """Audit a typed-in sheet or a photo of one (told apart by the file's first bytes, not its
-    name); with `log`, also replay that game log."""
+    name); with `log`, also replay that game log.  The report speaks `lang`, by default the
+    sheet's own language (the file's `lang`, the photo's printed sheet), else Spanish."""
     from rnwprint.games import GAMES, get_game
+    from rnwprint.locale import LANGUAGES
 
     unsure: tuple[str, ...] = ()
     coarse = 0.0
@@ -89,7 +91,9 @@ def audit_file(path: str | pathlib.Path, lang: str = "en",
             raise RnwError(f"unknown game {_show(name)}; choose one of: {', '.join(GAMES)}", f"{path}: game")
         game = get_game(name)
         entries = parse_entries(path, data, game)
+    lang = lang or (entries.lang if entries.lang in LANGUAGES else "es")
     report = _apply_rules(game, entries, lang, log)
+    report.lang = lang
     report.unsure = unsure
     report.coarse_photo = coarse
     report.light_photo = light

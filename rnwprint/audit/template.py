@@ -17,6 +17,7 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
         f"# ({values}); {t(lang, 'audit.template_check')}",
         f'game = "{game.name}"',
         f'variant = "{variant}"',
+        f'lang = "{lang}"  # {t(lang, "audit.template_lang")}',
         "",
         "[cells]",
     ]
