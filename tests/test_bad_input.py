@@ -307,6 +307,14 @@ def test_tower_ascii_wider_than_the_page_is_refused_before_it_is_rated(cli, tmp_
                                 "least 7 mm need more than A4's 190 x 277 mm")
 
 
+def test_a_tower_one_square_wide_and_too_tall_says_one_square(cli, tmp_path):
+    path = tmp_path / "tall.txt"
+    path.write_text("[]\n" * 45)
+    assert one_line(cli("tower", "--ascii", path, "--rate")) == (
+        f"rnwprint: {path}: too big for the page: 1 square across and 45 rows of at least 7 mm need more "
+        "than A4's 190 x 277 mm")
+
+
 def test_tower_code_of_too_many_squares_is_refused_at_once(cli):
     code = encode(Tower.of([(r, 2 * c) for r in range(30) for c in range(40)]))  # 1,200 squares
     start = time.perf_counter()

@@ -284,7 +284,7 @@ def check_fits(tower: Tower, width_mm: float, height_mm: float, side_mm: float, 
 
     A quick bound checked before the (slow) rating; the sheet's layout fits it exactly later."""
     if tower.width * side_mm > width_mm or tower.rows * side_mm > height_mm:
-        raise TowerError(f"too big for the page: {tower.width:g} squares across and {tower.rows} "
+        raise TowerError(f"too big for the page: {tower.width:g} square{'s' if tower.width != 1 else ''} across and {tower.rows} "
                          f"row{'s' if tower.rows > 1 else ''} of at least {side_mm:g} mm need more than "
                          f"{page}'s {width_mm:.0f} x {height_mm:.0f} mm", where)
     return tower
