@@ -29,6 +29,9 @@ class Game:
     # variants beyond `variants` (e.g. an encoded custom tower): (variant as named or None,
     # the file's extra keys) -> the canonical variant, None if they name none; ValueError if bad
     custom_variant: Callable[[str | None, dict], str | None] | None = None
+    # a game whose cells hold words (Catan: "red city"): typed-in value -> what its audit
+    # takes, None for blank, ValueError saying why not; default: numbers and "X" (and "(n)")
+    parse_value: Callable[[object], object] | None = None
 
     @property
     def default_variant(self) -> str:

@@ -40,7 +40,8 @@ def test_every_word_a_player_reads_is_7_pt_and_ids_5_pt(name, variant, lang, pag
     small = [(item.text, item.size, role(sheet, item)) for item in sheet.items if isinstance(item, Text)
              and item.size < (ID_PT if role(sheet, item) == "id" else READ_PT)]
     assert small == []
-    assert any(role(sheet, item) == "id" for item in sheet.items if isinstance(item, Text))
+    if sheet.cells:  # a sheet with places prints their ids (Catan's notes sheet has none)
+        assert any(role(sheet, item) == "id" for item in sheet.items if isinstance(item, Text))
 
 
 def test_a_random_tower_sheet_keeps_its_text_sizes():

@@ -238,7 +238,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
                             f"{_suggest(cell_id, valid_ids)}")
             continue
         try:
-            mark = parse_mark(value, game.allows_guarded)
+            mark = game.parse_value(value) if game.parse_value else parse_mark(value, game.allows_guarded)
         except ValueError as e:
             problems.append(f"cells.{cell_id}: {e}")
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rnwprint.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.locale import t
 
@@ -21,7 +22,10 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
         "",
         "[cells]",
     ]
-    cells = [cell for cell in sheet.cells.values() if cell.kind == "number"]
+    cells = [cell for cell in sheet.cells.values() if cell.kind != "tick"]  # ticks add up to counters
+    if not cells:
+        raise RnwError(f"{game.title} {variant} has nothing to type in: name a sheet with places to fill",
+                       "--variant")
     width = max(len(cell.id) for cell in cells)
     for cell in cells:
         lines.append(f'{cell.id:<{width}} = ""  # {cell.label}')

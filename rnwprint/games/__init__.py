@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rnwprint.errors import RnwError
 from rnwprint.game import Game
-from rnwprint.games import roll_to_the_top, rolling, twenty_one
+from rnwprint.games import catan, roll_to_the_top, rolling, twenty_one
 
 GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, rolling.ESPANA,
-                                              roll_to_the_top.GAME)}
+                                              roll_to_the_top.GAME, catan.GAME)}
 
 
 def get_game(name: str, where: str = "GAME") -> Game:

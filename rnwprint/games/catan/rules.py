@@ -1,0 +1,255 @@
+"""Catan's rules on a finished map: who holds each place, whether every player's pieces
+are one network that started at the edge, the town halls, and the points.
+
+A typed-in place holds "COLOUR PIECE" (corners: "red village", "red city"; roads and town
+halls: the colour alone, or "red road", "red town-hall"), or a list of them when a place
+was written on twice (a photo may see two colours in one circle).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rnwprint.audit.entries import Entries
+from rnwprint.audit.report import Report, Violation
+from rnwprint.games.catan import geometry as geo
+from rnwprint.locale import t
+
+CORNER_PIECES = ("village", "city")
+PIECE_OF_KIND = {"E": "road", "T": "town-hall"}
+COUNTERS = ("knights", "victory_cards", "resources")  # per player: red_knights …
+
+
+def colours() -> tuple[str, ...]:
+    return tuple(geo.data()["players"])
+
+
+def counters() -> dict[str, str]:
+    about = {"knights": "knight cards {c} played", "victory_cards": "victory point cards {c} holds",
+             "resources": "resources {c} holds at the end"}
+    return {f"{c}_{k}": about[k].format(c=c) for c in colours() for k in COUNTERS}
+
+
+def parse_value(value: object) -> tuple[str, ...] | None:
+    """A place as typed in -> its pieces as written (lower case, single spaces); None: blank.
+    What the words mean is the audit's to judge (a `bad-value`), not the file reader's."""
+    items = value if isinstance(value, list) else [value]
+    words = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"{item!r} is not a piece: write its colour and piece, e.g. \"red village\"")
+        text = " ".join(item.lower().split())
+        if text:
+            words.append(text)
+    return tuple(words) or None
+
+
+@dataclass
+class Board:
+    """Who holds what, checked: owner and piece per place (places written twice left out)."""
+
+    corners: dict[str, tuple[str, str]]  # V.. -> (colour, "village" | "city")
+    roads: dict[str, str]  # E.. -> colour
+    halls: dict[str, str]  # T.. -> colour
+
+
+def _read_places(entries: Entries, lang: str, violations: list[Violation]) -> Board:
+    board = Board({}, {}, {})
+    for cid in sorted(entries.cells):
+        pieces = []
+        for word in entries.cells[cid]:
+            piece = _piece(cid, word)
+            if piece is None:
+                violations.append(Violation("bad-value", (cid,), t(lang, f"catan.bad_{cid[0]}", cell=cid,
+                                                                      value=word, colours=", ".join(colours()))))
+            else:
+                pieces.append(piece)
+        if len(pieces) > 1:
+            said = ", ".join(f"{c} {p}" for c, p in pieces)
+            violations.append(Violation("occupied", (cid,), t(lang, "catan.occupied", cell=cid, pieces=said)))
+        elif pieces:
+            colour, piece = pieces[0]
+            if cid[0] == "V":
+                board.corners[cid] = (colour, piece)
+            else:
+                (board.roads if cid[0] == "E" else board.halls)[cid] = colour
+    return board
+
+
+def _piece(cid: str, word: str) -> tuple[str, str] | None:
+    """(colour, piece) for a word that fits the place, else None."""
+    parts = word.split(" ")
+    if parts[0] not in colours() or len(parts) > 2:
+        return None
+    if cid[0] == "V":
+        return (parts[0], parts[1]) if len(parts) == 2 and parts[1] in CORNER_PIECES else None
+    piece = PIECE_OF_KIND[cid[0]]
+    return (parts[0], piece) if len(parts) == 1 or parts[1] == piece else None
+
+
+def _groups(nodes: set[str], links: dict[str, set[str]]) -> list[list[str]]:
+    """Connected groups of `nodes` (each sorted), in order of their first id."""
+    seen: set[str] = set()
+    groups = []
+    for start in sorted(nodes):
+        if start in seen:
+            continue
+        stack, group = [start], []
+        seen.add(start)
+        while stack:
+            node = stack.pop()
+            group.append(node)
+            for other in links.get(node, ()):
+                if other in nodes and other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        groups.append(sorted(group))
+    return groups
+
+
+def networks(board: Board, colour: str) -> list[list[str]]:
+    """A player's villages, cities and roads in groups joined by roads. Another player's
+    piece at a corner does not cut a network here: the finished map does not show who came
+    first, and a village built later on someone's road is allowed."""
+    island = geo.island()
+    nodes = {v for v, (c, _) in board.corners.items() if c == colour}
+    nodes |= {e for e, c in board.roads.items() if c == colour}
+    links: dict[str, set[str]] = {}
+    for e in (n for n in nodes if n[0] == "E"):
+        for v in island.edge_corners[e]:
+            links.setdefault(e, set()).add(v)  # a corner joins the road only if it is in `nodes`
+            links.setdefault(v, set()).add(e)
+            for other in island.corner_edges[v]:
+                links[e].add(other)
+    return _groups(nodes, links)
+
+
+def longest_roads(board: Board, colour: str) -> int:
+    """The most roads of one player joined end to end in one group; another player's
+    village or city at a corner breaks the join there."""
+    island = geo.island()
+    roads = {e for e, c in board.roads.items() if c == colour}
+    links: dict[str, set[str]] = {}
+    for e in roads:
+        for v in island.edge_corners[e]:
+            if v in board.corners and board.corners[v][0] != colour:
+                continue
+            links.setdefault(e, set()).update(island.corner_edges[v])
+    return max((len(g) for g in _groups(roads, links)), default=0)
+
+
+def _check_networks(board: Board, colour: str, lang: str, violations: list[Violation]) -> None:
+    rim = geo.island().rim
+    groups = networks(board, colour)
+    started = [g for g in groups if any(n in rim and n in board.corners for n in g)]
+    main = max(started or groups, key=len)  # the first of the largest (groups come sorted)
+    if not started:
+        towns = [n for n in main if n[0] == "V"] or main
+        violations.append(Violation("start", tuple(towns), t(lang, "catan.start", colour=colour,
+                                                             cells=", ".join(towns))))
+    for g in groups:
+        if g is main:
+            continue
+        if len(g) == 1 and g[0][0] == "E":
+            violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=colour, cell=g[0])))
+        else:
+            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=colour,
+                                                                     cells=", ".join(g), first=main[0])))
+
+
+def _check_halls(board: Board, lang: str, violations: list[Violation]) -> None:
+    island = geo.island()
+    for tid, colour in sorted(board.halls.items()):
+        own = [v for v in island.terrain_corners[tid] if board.corners.get(v, ("",))[0] == colour]
+        if len(own) < 2:
+            violations.append(Violation("town-hall", (tid, *own), t(lang, "catan.town_hall", cell=tid, colour=colour,
+                                                                    count=len(own))))
+
+
+def _award(values: dict[str, int], least: int) -> str | None:
+    """The one player with the most (at least `least`); a tie gives it to nobody."""
+    best = max(values.values(), default=0)
+    leaders = [c for c, v in values.items() if v == best]
+    return leaders[0] if best >= least and len(leaders) == 1 else None
+
+
+def score(board: Board, entries: Entries) -> dict:
+    """Points per player with every part, the awards and the winner(s) after the tie-breaks."""
+    p = geo.data()["points"]
+    count = entries.counters
+    players = [c for c in colours()
+               if c in {o for o, _ in board.corners.values()} | set(board.roads.values()) | set(board.halls.values())
+               or any(count.get(f"{c}_{k}", 0) for k in COUNTERS)]
+    rows = {}
+    for c in players:
+        pieces = [piece for owner, piece in board.corners.values() if owner == c]
+        rows[c] = {
+            "villages": pieces.count("village"), "cities": pieces.count("city"),
+            "town_halls": sum(o == c for o in board.halls.values()),
+            "victory_cards": count.get(f"{c}_victory_cards", 0), "resources": count.get(f"{c}_resources", 0),
+            "knights": count.get(f"{c}_knights", 0), "roads": sum(o == c for o in board.roads.values()),
+            "longest_roads": longest_roads(board, c),
+        }
+    awards = {"most_knights": _award({c: r["knights"] for c, r in rows.items()}, p["least_knights"]),
+              "most_roads": _award({c: r["longest_roads"] for c, r in rows.items()}, 1),
+              "most_cities": _award({c: r["cities"] for c, r in rows.items()}, 1)}
+    for c, r in rows.items():
+        r["points"] = {
+            "villages": r["villages"] * p["village"], "cities": r["cities"] * p["city"],
+            "town_halls": r["town_halls"] * p["town_hall"], "victory_cards": r["victory_cards"] * p["victory_card"],
+            "resources": r["resources"] // p["resources_per_point"],
+            **{award: p[award] if who == c else 0 for award, who in awards.items()},
+        }
+        r["total"] = sum(r["points"].values())
+    order = sorted(rows, key=lambda c: (-rows[c]["total"], -rows[c]["town_halls"], -rows[c]["cities"]))
+    top = order[:1] and (rows[order[0]]["total"], rows[order[0]]["town_halls"], rows[order[0]]["cities"])
+    winners = [c for c in order if (rows[c]["total"], rows[c]["town_halls"], rows[c]["cities"]) == top]
+    return {"players": rows, "awards": awards, "winners": winners, "ranking": order}
+
+
+class CatanReport(Report):
+    """The audit's report, with the points table in its text."""
+
+    def to_text(self, lang: str) -> str:
+        lines = [super().to_text(lang)]
+        d = self.details
+        lines += [f"  {n['rule']}  {n['message']}" for n in d["notices"]]
+        for c in d["ranking"]:
+            r = d["players"][c]
+            parts = ", ".join(f"{t(lang, 'catan.part_' + k)} {v}" for k, v in r["points"].items() if v)
+            lines.append(t(lang, "catan.player_points", colour=c, total=r["total"], parts=parts or "-"))
+        names = {a: who or t(lang, "catan.nobody") for a, who in d["awards"].items()}
+        lines.append(t(lang, "catan.awards", **names))
+        if d["winners"]:
+            key = "catan.winner" if len(d["winners"]) == 1 else "catan.winners"
+            lines.append(t(lang, key, colours=", ".join(d["winners"])))
+        return "\n".join(lines)
+
+
+def audit(entries: Entries, lang: str) -> Report:
+    from rnwprint.errors import RnwError
+
+    if not entries.variant.startswith("map"):
+        raise RnwError("the notes sheet is not audited: type in the map (variant = \"map\")", f"{entries.source}: variant")
+    violations: list[Violation] = []
+    board = _read_places(entries, lang, violations)
+    deck = geo.data()["deck"]
+    limits = {"knights": deck["knight"], "victory_cards": deck["victory_point"]}
+    for name, value in entries.counters.items():
+        kind = name.split("_", 1)[1]
+        if kind in limits and value > limits[kind]:
+            violations.append(Violation("bad-value", (name,), t(lang, "catan.bad_counter", name=name, value=value,
+                                                                 most=limits[kind])))
+    builders = {o for o, _ in board.corners.values()} | set(board.roads.values())
+    for colour in colours():
+        if colour in builders:
+            _check_networks(board, colour, lang, violations)
+    _check_halls(board, lang, violations)
+    details = score(board, entries)
+    free = [v for v in geo.island().corners if v not in entries.cells]  # a circle written on is not free
+    # not a violation: the game may have been stopped before the last circle was built
+    details["notices"] = [{"rule": "unfinished", "cells": free,
+                           "message": t(lang, "catan.unfinished", count=len(free), cells=", ".join(free))}] if free else []
+    best = details["winners"][0] if details["winners"] else None
+    total = details["players"][best]["total"] if best else 0
+    return CatanReport("catan", entries.variant, entries.source, total, violations, details)

@@ -1,0 +1,44 @@
+"""Hand-made Catan games for the tests and the benchmarks."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+
+from rnwprint.games.catan import geometry as geo
+
+
+def game_toml(cells: dict, counters: dict | None = None, variant: str = "map") -> str:
+    """A typed-in Catan file (JSON values are valid TOML values for strings and lists)."""
+    lines = ['game = "catan"', f'variant = "{variant}"', "", "[cells]"]
+    lines += [f"{cid} = {json.dumps(value)}" for cid, value in cells.items()]
+    lines += ["", "[counters]"] + [f"{k} = {v}" for k, v in (counters or {}).items()]
+    return "\n".join(lines) + "\n"
+
+
+def full_map(starts=("V01", "V07", "V48", "V54"), colours=("red", "blue", "green", "orange")) -> dict:
+    """Every circle built: each player's network grows from its start at the edge, a corner at a
+    time, the first to reach a corner takes it (a village, every third one a city) along the road
+    it came by; a town hall wherever a player has 2 corners around a terrain."""
+    island = geo.island()
+    owner = {s: c for s, c in zip(starts, colours)}
+    cells: dict[str, str] = {}
+    queue = deque(starts)
+    while queue:
+        v = queue.popleft()
+        for e in island.corner_edges[v]:
+            w = next(x for x in island.edge_corners[e] if x != v)
+            if w not in owner:
+                owner[w] = owner[v]
+                cells[e] = owner[v]
+                queue.append(w)
+    for n, v in enumerate(sorted(owner)):
+        cells[v] = f"{owner[v]} {'city' if n % 3 == 2 else 'village'}"
+    for tid, corners in island.terrain_corners.items():
+        if geo.layout()[tid] == geo.DESERT:
+            continue
+        mine = [owner[v] for v in corners]
+        best = max(colours, key=mine.count)
+        if mine.count(best) >= 2:
+            cells[tid] = best
+    return cells

@@ -1,0 +1,229 @@
+"""Catan's audit of a typed-in finished map: each kind of fault alone gives exactly its
+violation, and the points, awards and winner are those the rule text gives. The rule
+sentence behind each reading is quoted (the Spanish text is the source of truth)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from catan_support import full_map, game_toml
+from rnwprint.audit.run import audit_file
+from rnwprint.errors import RnwError
+
+# red: a village at the edge (V01), roads E02 (V01-V05) and E08 (V05-V09), a city at V09 and the
+# town hall of T01 (V01 and V09 are both corners of T01).
+# blue: a village at the edge (V03), roads E06, E10, E17 (V03-V07-V11-V15), a village at V11, a
+# city at V15 and the town hall of T03 (V03 and V11 are corners of T03).
+BASE = {
+    "V01": "red village", "E02": "red", "E08": "red", "V09": "red city", "T01": "red",
+    "V03": "blue village", "E06": "blue", "E10": "blue", "V11": "blue village", "E17": "blue",
+    "V15": "blue city", "T03": "blue",
+}
+COUNTERS = {"red_knights": 3, "blue_knights": 1, "red_resources": 7, "blue_resources": 10, "red_victory_cards": 1}
+
+
+def audit(write, cells, counters=COUNTERS, lang="en"):
+    return audit_file(write("game.toml", game_toml(cells, counters)), lang)
+
+
+def found(report):
+    return [(v.rule, v.cells) for v in report.violations]
+
+
+def test_a_fair_game_breaks_no_rule_and_scores_every_part(write):
+    report = audit(write, BASE)
+    assert found(report) == []
+    red, blue = report.details["players"]["red"], report.details["players"]["blue"]
+    # "1 punto por cada pueblo o ayuntamiento construido" / "2 puntos por cada ciudad construida":
+    # a city is not also a village (red's V09 counts 2, not 3)
+    # "1 punto por cada carta de victoria" / "1 punto pos cada 5 recursos en su posesión" (7 -> 1)
+    # "El jugador con mayor cantidad de cartas de caballeros utilizadas (mínimo 3 cartas), obtiene 2 puntos"
+    assert red["points"] == {"villages": 1, "cities": 2, "town_halls": 1, "victory_cards": 1, "resources": 1,
+                             "most_knights": 2, "most_roads": 0, "most_cities": 0}
+    assert red["total"] == 8
+    # "El jugador con mayor cantidad de carreteras conectadas entre sí, obtiene 2 puntos": blue's 3 roads
+    # joined end to end beat red's 2; "... mayor cantidad de ciudades construidas, obtiene 3 puntos":
+    # 1 city each is a tie, and a tie gives it to nobody
+    assert blue["points"] == {"villages": 2, "cities": 2, "town_halls": 1, "victory_cards": 0, "resources": 2,
+                              "most_knights": 0, "most_roads": 2, "most_cities": 0}
+    assert blue["total"] == 9
+    assert report.details["awards"] == {"most_knights": "red", "most_roads": "blue", "most_cities": None}
+    assert report.details["winners"] == ["blue"] and report.score == 9
+
+
+def test_free_circles_are_reported_but_not_an_error(write):
+    # "Cuando se haya construido un pueblo o ciudad en el último espacio disponible, terminará el juego"
+    report = audit(write, BASE)
+    assert report.valid
+    [notice] = report.details["notices"]
+    assert notice["rule"] == "unfinished" and len(notice["cells"]) == 54 - 5
+    assert "V02" in notice["cells"] and "V01" not in notice["cells"]
+
+
+def test_a_full_four_player_map_is_finished_and_follows_the_rules(write):
+    cells = full_map()
+    report = audit(write, cells, {})
+    assert found(report) == [] and report.details["notices"] == []
+    assert sum(c.endswith(("village", "city")) for c in cells.values()) == 54
+    assert set(report.details["players"]) == {"red", "blue", "green", "orange"}
+
+
+# "Nota: Todos los pueblos, ciudades y carreteras, deben estar conectadas entre sí"
+def test_pieces_apart_from_the_network_are_disconnected(write):
+    report = audit(write, {**BASE, "V20": "red village", "E30": "red"})  # E30: V20-V25
+    assert found(report) == [("disconnected", ("E30", "V20"))]
+
+
+def test_a_road_touching_none_of_its_owners_pieces_is_a_road_fault(write):
+    report = audit(write, {**BASE, "E60": "red"})
+    assert found(report) == [("road", ("E60",))]
+
+
+# "... dibujar en el mapa 1 pueblo en uno de los bordes del mapa ... y adyacente al pueblo dibujará 1 carretera"
+def test_a_network_that_reaches_no_edge_circle_breaks_the_start(write):
+    report = audit(write, {**BASE, "V19": "green village", "E28": "green"})  # V19, V24: inner corners
+    assert found(report) == [("start", ("V19",))]
+
+
+def test_a_network_starting_at_the_edge_with_a_city_is_fine(write):
+    assert found(audit(write, {**BASE, "V54": "green city", "E72": "green"})) == []
+
+
+# "Si un jugador tiene construido 2 pueblos o ciudades alrededor de un mismo terreno, podrá rellenar
+# el circulo de ayuntamiento dentro de ese terreno (siempre que esté libre)"
+def test_a_town_hall_needs_two_of_its_owners_towns_around_the_terrain(write):
+    report = audit(write, {**BASE, "T02": "red"})  # around T02 red has V09 only
+    assert found(report) == [("town-hall", ("T02", "V09"))]
+    report = audit(write, {**BASE, "T02": "blue"})  # and blue none
+    assert found(report) == [("town-hall", ("T02",))]
+
+
+# "debe hacer un punto en un círculo vacío" / "rellena todo el rectángulo vacío": one piece a place
+@pytest.mark.parametrize("cell,value", [("V40", ["red village", "blue city"]), ("E50", ["red", "blue"])])
+def test_two_pieces_on_one_place_are_occupied(write, cell, value):
+    report = audit(write, {**BASE, cell: value})
+    assert found(report) == [("occupied", (cell,))]
+    assert "red" in report.violations[0].message and "blue" in report.violations[0].message
+
+
+@pytest.mark.parametrize("cell,value", [("V40", "purple village"), ("V40", "red"), ("V40", "red town"),
+                                        ("E50", "red city"), ("T05", "red village"), ("E50", "red road extra")])
+def test_words_that_are_no_piece_of_that_place_are_bad_values(write, cell, value):
+    assert found(audit(write, {**BASE, cell: value})) == [("bad-value", (cell,))]
+
+
+def test_road_and_town_hall_may_name_their_piece(write):
+    assert found(audit(write, {**BASE, "E02": "Red Road", "T01": "red town-hall"})) == []
+
+
+# "25 Cartas de desarrollo: 14 Caballeros ... 5 Punto de victoria"
+@pytest.mark.parametrize("counter,value,fine", [("red_knights", 15, False), ("red_knights", 14, True),
+                                                ("blue_victory_cards", 6, False), ("blue_victory_cards", 5, True)])
+def test_more_cards_than_the_deck_holds_is_a_bad_value(write, counter, value, fine):
+    report = audit(write, BASE, {**COUNTERS, counter: value})
+    assert found(report) == ([] if fine else [("bad-value", (counter,))])
+
+
+def test_most_knights_needs_three_and_a_tie_gives_it_to_nobody(write):
+    assert audit(write, BASE, {"red_knights": 2}).details["awards"]["most_knights"] is None
+    assert audit(write, BASE, {"red_knights": 3, "blue_knights": 3}).details["awards"]["most_knights"] is None
+    assert audit(write, BASE, {"red_knights": 3, "blue_knights": 2}).details["awards"]["most_knights"] == "red"
+
+
+def test_most_cities_goes_to_the_one_with_most_and_none_to_nobody(write):
+    more = audit(write, {**BASE, "V05": "red city"})  # red's road E02 runs through V05: still one network
+    assert found(more) == [] and more.details["awards"]["most_cities"] == "red"
+    assert more.details["players"]["red"]["points"]["most_cities"] == 3
+    no_cities = {k: v.replace("city", "village") for k, v in BASE.items()}
+    assert audit(write, no_cities).details["awards"]["most_cities"] is None
+
+
+# our reading of "carreteras conectadas entre sí": the largest group of one player's roads joined end
+# to end; another player's village or city at a corner breaks the join (not the network, though)
+def test_another_players_village_breaks_the_roads_join_but_not_the_network(write):
+    cells = {**BASE, "V02": "green village", "E03": "green", "V05": "green village"}  # V05: between E02 and E08
+    report = audit(write, cells)
+    assert found(report) == []
+    assert report.details["players"]["red"]["longest_roads"] == 1
+    own = audit(write, {**BASE, "V05": "red village"})  # the owner's own village does not break it
+    assert own.details["players"]["red"]["longest_roads"] == 2
+
+
+def test_the_roads_counted_are_one_group_not_all_of_them(write):
+    cells = {**BASE, "V27": "red village", "E39": "red", "E49": "red"}  # V27-V33 and on from V33
+    report = audit(write, cells)
+    assert found(report) == [("disconnected", ("E39", "E49", "V27"))]
+    assert report.details["players"]["red"]["roads"] == 4
+    assert report.details["players"]["red"]["longest_roads"] == 2
+
+
+# "En caso de empate, ganará el jugador con mayor cantidad de ayuntamientos, si el empate persiste,
+# se valida entonces la cantidad de ciudades construidas"
+def test_a_tie_goes_to_most_town_halls_then_most_cities(write):
+    counters = {"red_resources": 5, "blue_resources": 0}  # red 1+2+1+1 = 5; blue 2+2+1+2 (roads) = 7
+    report = audit(write, {**BASE, "V05": "red village", "V13": "red village"}, counters)
+    # red: 3 villages + 1 city + 1 town hall + 1 (resources) = 7, blue: 2 + 2 + 1 + 2 (most roads) = 7
+    assert [report.details["players"][c]["total"] for c in ("red", "blue")] == [7, 7]
+    assert report.details["winners"] == ["red", "blue"]  # equal town halls and cities: shared
+    report = audit(write, {**BASE, "V05": "red village", "V13": "red village", "T04": "red"},
+                   {"red_resources": 0})  # T04 (V08, V13 ... ): red has V13 only -> fault, still counted
+    assert report.details["players"]["red"]["town_halls"] == 2
+
+
+def test_the_tie_breaks_in_order(write):
+    # red 1 village + 1 city + 1 town hall = 4 + 3 (most cities: 2 against 1) ...
+    cells = {"V01": "red village", "E02": "red", "V05": "red city", "E08": "red", "V09": "red city", "T01": "red",
+             "V03": "blue village", "E06": "blue", "V07": "blue village", "E10": "blue", "V11": "blue village",
+             "T03": "blue", "E17": "blue", "V15": "blue village", "T07": "blue"}
+    report = audit(write, cells, {"blue_resources": 5})
+    red, blue = report.details["players"]["red"], report.details["players"]["blue"]
+    # red: villages 1 + cities 4 + town hall 1 + most cities 3 = 9; blue: villages 4 + town halls 2 + resources 1
+    # + most roads 2 (3 roads against 2) = 9: equal points, blue has more town halls
+    assert (red["total"], blue["total"]) == (9, 9)
+    assert report.details["winners"] == ["blue"]
+
+
+def test_text_and_json_reports(cli, write):
+    path = write("game.toml", game_toml({**BASE, "E60": "red"}, COUNTERS))
+    text = cli("audit", path, "--lang", "en")
+    assert text.code == 1
+    assert "road" in text.out and "E60" in text.out
+    assert "blue: 9 points (villages 2, cities 2, town halls 1, resources 2, most roads joined 2)" in text.out
+    assert "Most knights: red; most roads joined: blue; most cities: nobody" in text.out
+    assert "Winner: blue" in text.out and "unfinished" in text.out
+    data = json.loads(cli("audit", path, "--json").out)
+    assert data["valid"] is False and data["score"] == 9
+    assert data["violations"] == [{"rule": "road", "cells": ["E60"], "message": data["violations"][0]["message"]}]
+    assert data["details"]["players"]["red"]["total"] == 8 and data["details"]["winners"] == ["blue"]
+    spanish = cli("audit", path, "--lang", "es").out
+    assert "Gana: blue" in spanish and "carretera" in spanish
+
+
+def test_template_lists_every_place_and_audits_blank(cli, write):
+    result = cli("template", "catan", "--lang", "en")
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert sum(line.startswith("V") for line in lines) == 54 and sum(line.startswith("E") for line in lines) == 72
+    assert sum(line.startswith("T") for line in lines) == 18 and not any(line.startswith("T10") for line in lines)
+    assert "red_knights = 0" in result.out
+    report = cli("audit", write("blank.toml", result.out), "--json")
+    assert report.code == 0 and json.loads(report.out)["details"]["notices"][0]["rule"] == "unfinished"
+
+
+@pytest.mark.parametrize("cells,variant,reason", [
+    ({"V01": 3}, "map", r"cells\.V01: 3 is not a piece"),
+    ({"T10": "red"}, "map", r"cells\.T10: unknown cell id"),  # the default desert has no town hall
+    ({"T14": "red"}, "map-3", r"cells\.T14: unknown cell id"),  # and map-3's desert is T14
+    ({}, "notes", r"the notes sheet is not audited"),
+    ({"V01": "red village"}, "notes", r"cells\.V01: unknown cell id for catan notes"),
+])
+def test_bad_files_are_one_line_errors(write, cells, variant, reason):
+    with pytest.raises(RnwError, match=reason):
+        audit_file(write("bad.toml", game_toml(cells, {}, variant)), "en")
+
+
+def test_a_seeded_map_audits_against_its_own_layout(write):
+    report = audit_file(write("s.toml", game_toml({**BASE, "T10": "blue"}, {}, "map-3")), "en")
+    assert found(report) == [("town-hall", ("T10",))]

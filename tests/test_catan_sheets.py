@@ -1,0 +1,98 @@
+"""Catan's printables: the island map (its places are cells) and the notes sheet."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from shapely.geometry import Polygon, box
+
+from page_boxes import overlap, text_box
+from rnwprint.games import GAMES
+from rnwprint.sheet import Identity, Text
+
+CATAN = GAMES["catan"]
+SHEETS = [(v, lang, page) for v in ("map", "map-7", "notes") for lang in ("es", "en") for page in ("a4", "letter")]
+
+
+@pytest.fixture(scope="module", params=SHEETS, ids=["-".join(s) for s in SHEETS])
+def sheet(request):
+    return CATAN.build(*request.param)
+
+
+def test_the_map_has_a_cell_for_every_corner_road_and_town_hall_but_the_deserts():
+    sheet = CATAN.build("map", "en", "a4")
+    kinds = {kind: sorted(c.id for c in sheet.cells.values() if c.kind == kind) for kind in ("corner", "road", "hall")}
+    assert kinds["corner"] == [f"V{n:02d}" for n in range(1, 55)]
+    assert kinds["road"] == [f"E{n:02d}" for n in range(1, 73)]
+    assert kinds["hall"] == [f"T{n:02d}" for n in range(1, 20) if n != 10]  # T10: the default desert
+    assert len(sheet.cells) == 54 + 72 + 18
+
+
+def test_a_shuffle_moves_terrains_not_places():
+    default, shuffled = CATAN.build("map", "en", "a4"), CATAN.build("map-3", "en", "a4")
+    for cid, cell in default.cells.items():
+        if cid in shuffled.cells:
+            assert shuffled.cells[cid].polygon == cell.polygon
+    assert set(default.cells) ^ set(shuffled.cells) == {"T10", "T14"}  # the desert moved from T10 to T14
+    assert CATAN.build("map-0007", "en", "a4").identity.variant == "map-0007"  # as asked; check_variant names it map-7
+
+
+def test_no_place_overlaps_another_and_each_lies_on_the_page(sheet):
+    shapes = [Polygon(c.polygon) for c in sheet.cells.values()]
+    for a, b in itertools.combinations(shapes, 2):
+        assert not a.intersects(b)
+    page = box(10, 25, sheet.width - 10, sheet.height - 10 - 29)
+    assert all(page.contains(s) for s in shapes)
+
+
+def test_every_id_is_printed_inside_its_own_place(sheet):
+    texts = {item.text: item for item in sheet.items if isinstance(item, Text)}
+    for cid, cell in sheet.cells.items():
+        x0, y0, x1, y1 = text_box(texts[cid])
+        assert Polygon(cell.polygon).contains(box(x0, y0, x1, y1)), cid
+
+
+def test_no_text_overlaps_another_or_a_place_not_its_own(sheet):
+    texts = [item for item in sheet.items if isinstance(item, Text)]
+    for a, b in itertools.combinations(texts, 2):
+        assert not overlap(text_box(a), text_box(b)), (a.text, b.text)
+    for item in texts:
+        shape = box(*text_box(item))
+        hit = [cid for cid, c in sheet.cells.items() if cid != item.text and Polygon(c.polygon).intersects(shape)]
+        assert hit == [], item.text
+
+
+def test_the_map_prints_the_legend_and_each_terrains_name():
+    words = [item.text for item in CATAN.build("map", "es", "a4").items if isinstance(item, Text)]
+    assert words.count("Madera") == 4 and words.count("Ladrillo") == 3 and words.count("Piedra") == 3
+    assert words.count("Trigo") == 4 and words.count("Oveja") == 4 and words.count("Desierto") == 1
+    for said in ("pueblo: un punto", "ciudad: relleno", "carretera: relleno", "ayuntamiento", "Rojo", "Azul"):
+        assert said in words
+
+
+def test_the_notes_sheet_holds_two_games_with_the_classic_costs():
+    sheet = CATAN.build("notes", "en", "letter")
+    words = [item.text for item in sheet.items if isinstance(item, Text)]
+    assert words.count("Game 1") == 1 and words.count("Game 2") == 1
+    assert "cut here for two players" in words
+    for said in ("Road", "Village", "City", "Development card", "Knight", "Monopoly", "Most knights (≥ 3)"):
+        assert words.count(said) == 2, said
+    assert sheet.cells == {}
+
+
+def test_a_sheet_names_itself_in_its_qr_identity():
+    sheet = CATAN.build("map-7", "es", "letter")
+    assert sheet.identity == Identity("catan", "map-7", "es", "letter", 1)
+
+
+def test_sheet_command_prints_map_and_notes_and_a_seeded_map(cli, tmp_path):
+    from pypdf import PdfReader
+
+    result = cli("sheet", "catan", "--variant", "all", "-o", tmp_path / "c.pdf")
+    assert result.code == 0
+    assert len(PdfReader(tmp_path / "c.pdf").pages) == 2
+    assert cli("sheet", "catan", "--variant", "MAP-07", "-o", tmp_path / "s.svg").code == 0
+    assert (tmp_path / "s.svg").read_text().startswith("<?xml")
+    listed = cli("games").out
+    assert "catan" in listed and "map, notes" in listed
