@@ -76,8 +76,10 @@ def games() -> None:
               help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
+@click.option("--seed", type=click.IntRange(0, 999_999_999), default=None,
+              help="catan: shuffle the island's terrains by this seed (the map variant map-SEED).")
 def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int,
-          target: pathlib.Path | None) -> None:
+          target: pathlib.Path | None, seed: int | None) -> None:
     """Print fresh sheets of GAME as PDF, SVG or PNG.
 
     \b
@@ -93,6 +95,10 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     g = get_game(game)
     every = variant is not None and variant.lower() == "all"
     variants = list(g.variants) if every else [check_variant(g, variant or g.default_variant)]
+    if seed is not None:
+        if g.seeded is None:
+            raise click.UsageError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
+        variants = [g.seeded(v, seed) for v in variants]
     sheets = [g.build(v, lang, page) for v in variants]
     if fmt == "pdf":
         sheets = [s for s in sheets for _ in range(copies)]

@@ -32,6 +32,8 @@ class Game:
     # a game whose cells hold words (Catan: "red city"): typed-in value -> what its audit
     # takes, None for blank, ValueError saying why not; default: numbers and "X" (and "(n)")
     parse_value: Callable[[object], object] | None = None
+    # a game whose layout a seed shuffles (Catan's island): (variant, seed) -> the variant printed
+    seeded: Callable[[str, int], str] | None = None
 
     @property
     def default_variant(self) -> str:

@@ -96,3 +96,13 @@ def test_sheet_command_prints_map_and_notes_and_a_seeded_map(cli, tmp_path):
     assert (tmp_path / "s.svg").read_text().startswith("<?xml")
     listed = cli("games").out
     assert "catan" in listed and "map, notes" in listed
+
+
+def test_seed_shuffles_the_map_and_leaves_the_notes(cli, tmp_path):
+    from pypdf import PdfReader
+
+    assert cli("sheet", "catan", "--variant", "all", "--seed", "3", "-o", tmp_path / "s.pdf").code == 0
+    pages = [page.extract_text() for page in PdfReader(tmp_path / "s.pdf").pages]
+    assert "catan map-3 · v1" in pages[0] and "catan notes · v1" in pages[1]
+    refused = cli("sheet", "twenty-one", "--seed", "3", "-o", tmp_path / "t.pdf")
+    assert refused.code == 2 and "twenty-one has none to shuffle" in refused.err

@@ -35,6 +35,11 @@ def custom_variant(variant: str | None, extra: dict) -> str | None:
     return None if seed is None else f"map-{seed}"
 
 
+def seeded(variant: str, seed: int) -> str:
+    """Game hook for `sheet --seed`: the map shuffled by `seed`; the notes sheet has no layout."""
+    return variant if variant == "notes" else f"map-{seed}"
+
+
 def build(variant: str, lang: str, page: str) -> Sheet:
     identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
     if variant == "notes":
@@ -58,4 +63,5 @@ GAME = Game(
     counters=rules.counters(),
     custom_variant=custom_variant,
     parse_value=rules.parse_value,
+    seeded=seeded,
 )

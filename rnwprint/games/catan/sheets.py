@@ -203,7 +203,7 @@ def _resources(sheet: Sheet, box: Box, lang: str) -> None:
     y = box.y + 3
     _heading(sheet, box.x, y, "catan.resources", lang)
     sheet.add(Text(box.right, y, t(lang, "catan.robber"), 7, INK, "end"))
-    row = min(8.0, (box.h - 42) / 5)
+    row = min(10.0, (box.h - 42) / 5)
     for i, name in enumerate(geo.RESOURCES):
         ry = y + 2 + i * row
         fill, ink = terrain_style(name)
