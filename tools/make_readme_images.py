@@ -26,6 +26,8 @@ SHEETS = [
     ("rolling-espana", "rolling-espana", "es", "es", "a4"),
     ("twenty-one", "twenty-one", "A", "en", "a4"),
     ("roll-to-the-top", "roll-to-the-top", "eiffel", "en", "a4"),
+    ("catan-map", "catan", "map", "en", "a4"),
+    ("catan-notes", "catan", "notes", "en", "a4"),
 ]
 
 
@@ -40,9 +42,10 @@ def write(
 ) -> pathlib.Path:
     sheet = get_game(game).build(variant, lang, page)
     path = folder / f"{name}.png"
-    # 64 colours are plenty for a flat drawing and keep the file small
+    # a 256-colour palette keeps the files small; the octree keeps small patches of strong
+    # colour (the players' colours) that a median cut merges into grey
     image = render_image(sheet, dpi).quantize(
-        64, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
     image.save(path, format="PNG", optimize=True)
     return path
