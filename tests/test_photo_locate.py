@@ -271,3 +271,65 @@ def test_generator_writes_into_the_cells(sheets):
         cv2.fillConvexPoly(mask, fix.to_image(inner).astype(np.int32), 1)
         darker = ((a - b) > 40)[mask > 0].mean()
         assert (darker > 0.02) == (cell_id in marks), cell_id
+
+
+# --------------------------------------------------------------------------- speed (issue 15)
+
+
+def test_ring_match_is_opencvs_masked_match():
+    """The registration's fast match gives OpenCV's masked TM_CCOEFF_NORMED: the same peak,
+    the same scores to a thousandth, -1 where the window is flat."""
+    from rnwprint.photo.read import _ring_match
+
+    rng = np.random.default_rng(7)
+    template = np.full((40, 48), 255, np.float32)
+    template[8:10, 8:40] = template[30:32, 8:40] = template[8:32, 8:10] = 0  # three sides of a box
+    template[3:6, 40:46] = 0  # an id beside it
+    window = np.full((60, 68), 230, np.float32)
+    window[13:53, 7:55] = template * 0.8 + 20
+    window[25:35, 20:40] = 10  # pen inside the box: left out by the mask
+    window += rng.normal(0, 4, window.shape).astype(np.float32)
+    inner = 12
+    mask = np.ones_like(template)
+    mask[inner:-inner, inner:-inner] = 0
+    want = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    got = _ring_match(window, template, inner)
+    assert got.shape == want.shape == (21, 21)
+    assert np.abs(got - want).max() < 1e-3
+    assert cv2.minMaxLoc(got)[3] == cv2.minMaxLoc(want)[3] == (7, 13)
+    flat = _ring_match(np.full((60, 68), 200, np.float32), template, inner)
+    assert (flat == -1).all()
+
+
+def test_the_cells_surroundings_are_the_rectified_page_there(sheets):
+    """rectify_around_cells warps each cell's surroundings exactly as the whole page is
+    warped there, and leaves the rest white."""
+    from rnwprint.photo.pipeline import AROUND_CELL_MM, rectify_around_cells
+
+    sheet = sheets["twenty-one"]
+    photo = synth.synthesize(sheet, synth.random_marks(sheet, 2), 2, 2.0, tilt=20)
+    grey = L.decode_photo(photo.jpeg)
+    fix = L.locate(grey)
+    whole = L.rectify(grey, fix, sheet, 8.0).astype(int)
+    part = rectify_around_cells(grey, fix, sheet, 8.0).astype(int)
+    assert part.shape == whole.shape
+    near = np.zeros(whole.shape, bool)
+    for cell in sheet.cells.values():
+        x0, y0, x1, y1 = (np.array(cell.bounds) + [-AROUND_CELL_MM, -AROUND_CELL_MM, AROUND_CELL_MM, AROUND_CELL_MM]) * 8
+        near[int(y0) + 1:int(y1) - 1, int(x0) + 1:int(x1) - 1] = True
+    assert np.abs(part[near] - whole[near]).max() <= 1  # the same warp, a rounding apart at most
+    assert (part[~near] == 255).mean() > 0.95
+    assert (whole[~near] < 128).mean() > 0.02  # the title, the markers: left out
+
+
+def test_the_stages_add_up_to_the_total(tmp_path, sheets):
+    from rnwprint.photo.pipeline import read_photo
+
+    sheet = sheets["twenty-one"]
+    path = tmp_path / "p.jpg"
+    path.write_bytes(synth.make_photo(sheet, synth.random_marks(sheet, 4), seed=4, megapixels=2.0))
+    timings = read_photo(path).timings
+    stages = ["decode", "markers", "qr", "sheet", "homography", "print", "model", "rectify", "cells"]
+    assert list(timings) == [*stages, "total"]
+    assert abs(sum(timings[s] for s in stages) - timings["total"]) < 0.01
+    assert all(timings[s] >= 0 for s in stages)

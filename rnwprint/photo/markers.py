@@ -28,7 +28,10 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
 
     h, w = grey.shape
     factor = max(1, int(np.ceil(max(h, w) / DETECT_LONG_SIDE)))
-    small = cv2.resize(grey, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else grey
+    # OpenCV averages by 2 or 4 fast whatever the size, by 3 only an exact multiple (19 ms
+    # against 7 for a 12 MP photo): cut that to one (a pixel or two of the edge)
+    whole = grey if factor in (1, 2, 4) else grey[:h - h % factor, :w - w % factor]
+    small = cv2.resize(whole, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else grey
     found: dict[int, np.ndarray] = {}
     rejected: list[np.ndarray] = []
     passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]

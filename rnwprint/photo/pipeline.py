@@ -24,10 +24,19 @@ class PhotoRead:
     identity: Identity
     sheet: Sheet
     reads: dict[str, CellRead]
-    page: np.ndarray  # rectified grey page at PX_PER_MM
+    page: np.ndarray  # rectified grey page at PX_PER_MM (around the cells: see whole_page)
     photo_px_per_mm: float  # how finely the photo itself sees the page
     timings: dict[str, float] = field(default_factory=dict)  # stage -> ms
     damage: str = ""  # what the decoder said was corrupt in the file ("": nothing)
+    #: the photo and where the page lies in it, for the whole page (`whole_page`)
+    image: np.ndarray | None = field(default=None, repr=False)
+    fix: locate.PageFix | None = field(default=None, repr=False)
+
+    def whole_page(self) -> np.ndarray:
+        """The whole page top-down at PX_PER_MM (`page` holds only the cells' surroundings)."""
+        if self.image is None:
+            return self.page
+        return locate.rectify(self.image, self.fix, self.sheet, PX_PER_MM)
 
     @property
     def unsure(self) -> list[str]:
@@ -73,35 +82,87 @@ class PhotoRead:
 
 
 def read_photo(path: str | pathlib.Path) -> PhotoRead:
-    """Read a photo of a printed rnwprint sheet. RnwError (naming the file) if it cannot."""
+    """Read a photo of a printed rnwprint sheet. RnwError (naming the file) if it cannot.
+
+    `timings` holds the milliseconds of each stage, one after the other, so they add up to
+    "total": decode (the JPEG), markers, qr, sheet (rebuilding the Sheet the QR code names:
+    only the first photo of a sheet in a process), homography, print (drawing that sheet's
+    own print around its cells, to tell it from the pen: first photo of a sheet only), model
+    (loading the digit networks: first photo only), rectify (the cells' surroundings, top-down)
+    and cells (reading every cell). A stage's first use in a process includes the modules it
+    imports."""
     from rnwprint.games import get_game
+    from rnwprint.photo import digits
+    from rnwprint.photo.read import _printed
 
     where = str(path)
-    timings = {}
-    start = time.perf_counter()
+    clock = _Clock()
     image, damage = locate.load_photo_noting_damage(path)
-    timings["decode"] = _ms(start)
+    clock.stage("decode")
     fix = locate.locate(image, where)
-    timings.update(fix.timings)
     sheet = locate.sheet_for(fix.identity, where)
     game = get_game(fix.identity.game, where)
-    mark = time.perf_counter()
-    page = locate.rectify(image, fix, sheet, PX_PER_MM)
-    timings["rectify"] = _ms(mark)
-    mark = time.perf_counter()
+    clock.stages(fix.timings, last="homography")  # what locate did not time is its fit's
+    _printed(sheet, PX_PER_MM)
+    clock.stage("print")
+    digits._model(), digits._convnet()
+    clock.stage("model")
+    page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
+    clock.stage("rectify")
     reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded, fix.px_per_mm)
-    timings["cells"] = _ms(mark)
-    timings["total"] = _ms(start)
+    clock.stage("cells")
+    clock.timings["total"] = (clock.mark - clock.start) * 1000
     if damage:  # a corrupt stretch decodes as garbage: where it lies is not known
         reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
-    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, timings, damage)
+    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
+
+
+#: how far around a cell's box the reader looks: the box may be found up to
+#: read.REGISTER_PAD_MM + REGISTER_SEARCH_MM off, and its paper is judged LIGHT_MARGIN_MM
+#: (and its ink against 2 mm) around it, from where it was found
+AROUND_CELL_MM = 4.0
+
+
+def rectify_around_cells(image: np.ndarray, fix, sheet: Sheet, px_per_mm: float) -> np.ndarray:
+    """A top-down page (as locate.rectify makes it) where only the surroundings of the cells
+    are warped, the rest left white: on a map sheet the cells' surroundings are a fifth of
+    the page. Each pixel is the page's own (the same place, the same warp)."""
+    r = px_per_mm
+    h, w = int(round(sheet.height * r)), int(round(sheet.width * r))
+    page = np.full((h, w), 255, np.uint8)
+    m = AROUND_CELL_MM
+    for cell in sheet.cells.values():
+        x0, y0, x1, y1 = cell.bounds
+        c0, r0 = max(int(np.floor((x0 - m) * r)), 0), max(int(np.floor((y0 - m) * r)), 0)
+        c1, r1 = min(int(np.ceil((x1 + m) * r)), w), min(int(np.ceil((y1 + m) * r)), h)
+        if c1 > c0 and r1 > r0:
+            page[r0:r1, c0:c1] = locate.rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
+    return page
+
+
+class _Clock:
+    """Stage times in ms, each from the end of the one before (so they add up to the time
+    since the start)."""
+
+    def __init__(self):
+        self.start = self.mark = time.perf_counter()
+        self.timings: dict[str, float] = {}
+
+    def stage(self, name: str) -> None:
+        now = time.perf_counter()
+        self.timings[name] = self.timings.get(name, 0.0) + (now - self.mark) * 1000
+        self.mark = now
+
+    def stages(self, timed: dict[str, float], last: str) -> None:
+        """Stages timed by the callee since the last mark; the rest of that time goes to `last`."""
+        now = time.perf_counter()
+        for name, ms in timed.items():
+            self.timings[name] = self.timings.get(name, 0.0) + ms
+        self.timings[last] = self.timings.get(last, 0.0) + (now - self.mark) * 1000 - sum(timed.values())
+        self.mark = now
 
 
 DAMAGED = "the photo file is damaged"
-
-
-def _ms(since: float) -> float:
-    return (time.perf_counter() - since) * 1000
 
 
 def typed_in_text(result: PhotoRead) -> str:
@@ -179,7 +240,7 @@ def annotate(result: PhotoRead) -> bytes:
 
     r = PX_PER_MM
     font, tab_scale = cv2.FONT_HERSHEY_SIMPLEX, 0.6  # smaller text is hard to read at 8 px/mm
-    image = cv2.cvtColor(result.page, cv2.COLOR_GRAY2BGR)
+    image = cv2.cvtColor(result.whole_page(), cv2.COLOR_GRAY2BGR)
     boxes = {cid: [v * r for v in cell.bounds] for cid, cell in result.sheet.cells.items()}
     for cid, read in result.reads.items():
         dx, dy = read.offset_mm  # where the box really was: a curled page moves boxes a little

@@ -134,22 +134,44 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
                photo_px_per_mm: float) -> dict[str, CellRead]:
     """Read every cell of `sheet` from the rectified grey `page`."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
-    crops = [crop for w in written for crop in w.crops]
-    probs = digits.probabilities(crops) if crops else np.zeros((0, len(digits.CLASSES)))
-    row = 0
-    for w in written:
-        read = replace(read_written(w, probs[row:row + len(w.crops)]), offset_mm=w.offset_mm)
-        reads[w.cell.id] = _in_light(read, w.light)
-        row += len(w.crops)
+    # each network is asked once, about every crop that needs it (one matrix product per layer)
+    images = [digits.normalise(crop) for w in written for crop in w.crops]
+    probs = _rows(_classify(images, digits.probabilities_of_images), written)
+    first = [_decide(w.cell, p, w.circled, w.apart) for w, p in zip(written, probs)]
+    again = [i for i, read in enumerate(first) if read.confidence < SECOND_OPINION_BELOW]
+    starts = np.cumsum([0] + [len(w.crops) for w in written])
+    images = [images[k] for i in again for k in range(starts[i], starts[i + 1])]
+    second = dict(zip(again, _rows(_classify(images, digits.convnet_probabilities), [written[i] for i in again])))
+    for i, w in enumerate(written):
+        read = read_written(w, probs[i], first[i], second.get(i))
+        reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads
 
 
-def read_written(w: Written, probs: np.ndarray) -> CellRead:
+def _classify(images: list, of_images) -> np.ndarray:
+    """digits.probabilities for crops already normalised (None: no ink, a uniform row)."""
+    out = np.full((len(images), len(digits.CLASSES)), 1.0 / len(digits.CLASSES), np.float32)
+    idx = [i for i, im in enumerate(images) if im is not None]
+    if idx:
+        out[idx] = of_images(np.stack([images[i] for i in idx]))
+    return out
+
+
+def _rows(probs: np.ndarray, written: list[Written]) -> list[np.ndarray]:
+    """The rows of `probs` (one per crop) cut into each written cell's share."""
+    ends = np.cumsum([len(w.crops) for w in written])
+    return np.split(probs, ends[:-1]) if len(written) else []
+
+
+def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
+                 second: np.ndarray | None = None) -> CellRead:
     """What a written cell holds, from the feature network's probabilities of its crops;
-    if that read is not sure enough, from those averaged with the convolutional network's."""
-    read = _decide(w.cell, probs, w.circled, w.apart)
+    if that read is not sure enough, from those averaged with the convolutional network's
+    (`first` and `second`: that read and those probabilities, when already at hand)."""
+    read = first or _decide(w.cell, probs, w.circled, w.apart)
     if read.confidence < SECOND_OPINION_BELOW:
-        second = digits.probabilities(w.crops, digits.convnet_probabilities)
+        if second is None:
+            second = digits.probabilities(w.crops, digits.convnet_probabilities)
         read = _decide(w.cell, (probs + second) / 2, w.circled, w.apart)
     if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
         read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
@@ -264,13 +286,39 @@ def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float) -> t
     if r0 < s or c0 < s or r1 + s > page.shape[0] or c1 + s > page.shape[1]:
         return 0, 0
     template = (255 * (1 - raw[r0:r1, c0:c1])).astype(np.float32)
-    mask = np.ones_like(template)
     inner = int(round((REGISTER_PAD_MM + 1.0) * r))
-    mask[inner:-inner, inner:-inner] = 0
     window = page[r0 - s:r1 + s, c0 - s:c1 + s].astype(np.float32)
-    match = np.nan_to_num(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask), nan=-1.0)
+    match = _ring_match(window, template, inner)
     _, peak, _, (dx, dy) = cv2.minMaxLoc(match)
     return (dy - s, dx - s) if peak >= REGISTER_MATCH else (0, 0)
+
+
+def _ring_match(window: np.ndarray, template: np.ndarray, inner: int) -> np.ndarray:
+    """OpenCV's TM_CCOEFF_NORMED of `template` over `window` with a mask that leaves out the
+    template's inside (all but a ring `inner` px wide), -1 where the window is flat; the same
+    sums as cv2.matchTemplate(..., mask=...) but the mask's own sums come from integral
+    images, so only one correlation is left to compute (several times faster)."""
+    th, tw = template.shape
+    ring = np.ones_like(template)
+    ring[inner:th - inner, inner:tw - inner] = 0
+    n = float(ring.sum())
+    centred = (template - float((template * ring).sum()) / n) * ring
+    norm = float(np.sqrt((centred * centred).sum()))
+    numerator = cv2.matchTemplate(window, centred, cv2.TM_CCORR)
+    h, w = numerator.shape
+
+    def ring_sums(integral: np.ndarray) -> np.ndarray:
+        def box(top, left, bottom, right):  # sums over [top, bottom) x [left, right) at each offset
+            return (integral[bottom:bottom + h, right:right + w] - integral[top:top + h, right:right + w]
+                    - integral[bottom:bottom + h, left:left + w] + integral[top:top + h, left:left + w])
+        return box(0, 0, th, tw) - box(inner, inner, th - inner, tw - inner)
+
+    total, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
+    s1, s2 = ring_sums(total), ring_sums(squares)
+    variance = s2 - s1 * s1 / n
+    flat = variance <= 1e-6 * np.maximum(s2, 1.0)
+    out = numerator / (norm * np.sqrt(np.where(flat, 1.0, variance)) + 1e-12)
+    return np.where(flat | (norm == 0), -1.0, out).astype(np.float32)
 
 
 def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
