@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 from rnwprint.fonts import text_width, wrap
 from rnwprint.games.catan import geometry as geo
@@ -35,21 +36,15 @@ def build_map(identity: Identity, layout: dict[str, str]) -> Sheet:
     sheet, box = new_sheet(identity, t(lang, "catan.map_title"))
     island = geo.island()
     ox, oy = box.x + box.w / 2, box.y + 4 * island.edge + SEA_MM + 2
-    sheet.add(*_map_items(ox, oy))
-    halls = [_terrain(sheet, island, tid, name, ox, oy, lang) for tid, name in layout.items()]
-    for vid, point in island.corners.items():
-        x, y = point.x + ox, point.y + oy
-        sheet.add(Circle(x, y, geo.CORNER_R, PLACE))
-        sheet.add(Text(x, y + geo.CORNER_R - 0.9, vid, 5, ID_GREY, "middle"))
-        sheet.add_cell(Cell(vid, _ring(island.corner_circle(vid), ox, oy), "corner", 0, 0,
-                            _corner_label(island, vid, layout, lang)))
-    for eid in island.edges:
-        ring = _ring(island.road_rect(eid), ox, oy)
-        sheet.add(Path((ring,), PLACE))
-        mid = island.edges[eid].centroid
-        sheet.add(Text(mid.x + ox, mid.y + oy + 0.47, eid, 5, ID_GREY, "middle"))
-        a, b = island.edge_corners[eid]
-        sheet.add_cell(Cell(eid, ring, "road", 0, 0, t(lang, "catan.road_label", a=a, b=b)))
+    places = _places(ox, oy)
+    sheet.add(places.sea)
+    texts: list[Text] = []  # drawn after the shapes: one PDF text object for the lot
+    halls = [_terrain(sheet, texts, island, tid, name, ox, oy, places, lang) for tid, name in layout.items()]
+    sheet.add(*places.items, *texts, *places.ids)
+    for vid in island.corners:
+        sheet.add_cell(Cell(vid, places.rings[vid], "corner", 0, 0, _corner_label(island, vid, layout, lang)))
+    for eid, (a, b) in island.edge_corners.items():
+        sheet.add_cell(Cell(eid, places.rings[eid], "road", 0, 0, t(lang, "catan.road_label", a=a, b=b)))
     for cell in halls:  # corners, roads, town halls: the order a typed-in file lists them
         if cell is not None:
             sheet.add_cell(cell)
@@ -57,34 +52,59 @@ def build_map(identity: Identity, layout: dict[str, str]) -> Sheet:
     return sheet
 
 
+@dataclass(frozen=True)
+class _Places:
+    """What every map of a page size shares, whatever its layout and language."""
+
+    sea: Path
+    items: tuple  # corner circles and road rectangles
+    ids: tuple  # their ids
+    rings: dict  # place id -> its outline in page mm (town halls of every terrain too)
+    hexes: dict  # terrain id -> its hexagon in page mm
+
+
 @functools.cache
-def _map_items(ox: float, oy: float) -> tuple:
-    """The sea around the island (the same on every map of a page size)."""
+def _places(ox: float, oy: float) -> _Places:
     import shapely
 
     island = geo.island()
     coast = shapely.union_all(list(island.terrains.values())).buffer(SEA_MM, join_style="mitre")
-    return (Path((_ring(coast, ox, oy),), SEA),)
+    items: list = []
+    ids: list = []
+    rings = {tid: _ring(island.hall_circle(tid), ox, oy) for tid in island.terrains}
+    for vid, point in island.corners.items():
+        x, y = point.x + ox, point.y + oy
+        items.append(Circle(x, y, geo.CORNER_R, PLACE))
+        ids.append(Text(x, y + geo.CORNER_R - 0.9, vid, 5, ID_GREY, "middle"))
+        rings[vid] = _ring(island.corner_circle(vid), ox, oy)
+    for eid in island.edges:
+        rings[eid] = _ring(island.road_rect(eid), ox, oy)
+        items.append(Path((rings[eid],), PLACE))
+        mid = island.edges[eid].centroid
+        ids.append(Text(mid.x + ox, mid.y + oy + 0.47, eid, 5, ID_GREY, "middle"))
+    hexes = {tid: _ring(hexagon, ox, oy) for tid, hexagon in island.terrains.items()}
+    return _Places(Path((_ring(coast, ox, oy),), SEA), tuple(items), tuple(ids), rings, hexes)
 
 
 def _ring(polygon, ox: float, oy: float) -> tuple[tuple[float, float], ...]:
     return tuple((round(x + ox, 3), round(y + oy, 3)) for x, y in polygon.exterior.coords[:-1])
 
 
-def _terrain(sheet: Sheet, island: geo.Island, tid: str, name: str, ox: float, oy: float, lang: str) -> Cell | None:
-    """Draw a terrain; returns its town hall's cell (None: the desert has none)."""
+def _terrain(sheet: Sheet, texts: list, island: geo.Island, tid: str, name: str, ox: float, oy: float, places: _Places,
+             lang: str) -> Cell | None:
+    """Draw a terrain (its words into `texts`); returns its town hall's cell (None: the desert has none)."""
     fill, ink = terrain_style(name)
-    sheet.add(Path((_ring(island.terrains[tid], ox, oy),), Style(fill=fill, stroke="#8a8a8a", width=0.3)))
+    sheet.add(Path((places.hexes[tid],), Style(fill=fill, stroke="#8a8a8a", width=0.3)))
     centre = island.terrains[tid].centroid
     cx, cy = centre.x + ox, centre.y + oy
     sheet.add(*icon(name, cx, cy - 10.5, 1.0))
-    sheet.add(Text(cx, cy + 10.5, t(lang, f"catan.{name}"), 7.5, ink, "middle", bold=True))
+    texts.append(Text(cx, cy + 10.5, t(lang, f"catan.{name}"), 7.5, ink, "middle", bold=True))
     if name == geo.DESERT:  # no town hall: its id alone, at a size a player reads
-        sheet.add(Text(cx, cy + 1.5, tid, 7, ID_GREY, "middle"))
+        texts.append(Text(cx, cy + 1.5, tid, 7, ID_GREY, "middle"))
         return None
     sheet.add(Circle(cx, cy, geo.HALL_R, HALL))
-    sheet.add(Text(cx, cy + geo.HALL_R - 1.0, tid, 5, ID_GREY, "middle"))
-    return Cell(tid, _ring(island.hall_circle(tid), ox, oy), "hall", 0, 0,
+    texts.append(Text(cx, cy + geo.HALL_R - 1.0, tid, 5, ID_GREY, "middle"))
+    return Cell(tid, places.rings[tid], "hall", 0, 0,
                 t(lang, "catan.hall_label", terrain=t(lang, f"catan.{name}").lower()))
 
 
