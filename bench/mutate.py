@@ -1,7 +1,7 @@
 """A small mutation tester: make one small deliberate bug at a time in a module and see
 whether the tests catch it.
 
-    python bench/mutate.py rnwprint/games/twenty_one.py tests/test_twenty_one.py [--json OUT]
+    python bench/mutate.py rnwprint/games/twenty_one/rules.py tests/test_twenty_one.py [--json OUT]
 
 Each mutant changes one thing: a comparison (< <=, > >=, == !=, in / not in, is / is not),
 an arithmetic operator (+ -, * //), a whole number (n -> n+1, and 1 -> 0), and / or,
@@ -167,7 +167,7 @@ def _env() -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("module", help="the module to mutate, e.g. rnwprint/games/twenty_one.py")
+    parser.add_argument("module", help="the module to mutate, e.g. rnwprint/games/twenty_one/rules.py")
     parser.add_argument("tests", nargs="+", help="test files or node ids to run against each mutant")
     parser.add_argument("--lines", default=None, help="only mutate lines A-B (e.g. 40-120)")
     parser.add_argument("--json", default=None, help="also write the survivors to this JSON file")

@@ -27,7 +27,7 @@ def load_template(tmp_path, monkeypatch, text: str):
     """layouts() of a template with `text` (the cache cleared before and after)."""
     path = tmp_path / "twenty-one.toml"
     path.write_text(text)
-    monkeypatch.setattr(twenty_one, "TEMPLATE", path)
+    monkeypatch.setattr(twenty_one.sheet, "TEMPLATE", path)
     layouts.cache_clear()
     try:
         return layouts()

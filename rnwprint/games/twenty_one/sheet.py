@@ -1,5 +1,5 @@
-"""Twenty One: six dice, six sheets A-F of 5 rows x 6 fields, each field a die face
-(a number and a colour). Layout data lives in templates/twenty-one.toml."""
+"""Twenty One's layout and printed sheet: six sheets A-F of 5 rows x 6 fields, each field a
+die face (a number and a colour). Layout data lives in templates/twenty-one.toml."""
 
 from __future__ import annotations
 
@@ -7,11 +7,8 @@ import functools
 import pathlib
 import tomllib
 
-from rnwprint.audit.entries import CROSSED, Entries
-from rnwprint.audit.report import Report, Violation
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, wrap
-from rnwprint.game import Game
 from rnwprint.layout.page import Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Identity, Path, Rect, Sheet, Style, Text
@@ -28,7 +25,7 @@ DIE = {  # colour -> (face fill, ink on the face)
     "yellow": ("#f5c800", "#000000"),
     "green": ("#2e9e44", "#ffffff"),
 }
-TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "twenty-one.toml"
+TEMPLATE = pathlib.Path(__file__).resolve().parents[2] / "templates" / "twenty-one.toml"
 
 INK = "#1a1a1a"
 GREY = "#8c8c8c"
@@ -139,52 +136,3 @@ def _bonus_table(sheet: Sheet, box: Box, lang: str) -> None:
             sheet.add(Rect(cx, ry, col_w, row_h, Style(fill=fill, stroke="#404040", width=0.25)))
             sheet.add(Text(cx + col_w / 2, ry + row_h - 1.9, str(value), 8.5, INK, "middle", bold=i == 1))
     sheet.add(Path((((box.x, y), (box.x + head_w + 6 * col_w, y)),), thin, closed=False))
-
-
-# --- the rules ----------------------------------------------------------------------
-
-def audit(entries: Entries, lang: str) -> Report:
-    numbers, _ = layouts()
-    violations: list[Violation] = []
-    rows = []
-    filled_rows = {int(cid[1:].split("C")[0]) for cid in entries.cells}
-    for r in range(1, ROWS + 1):
-        total = hits = 0
-        empty = []
-        for f in range(1, FIELDS + 1):
-            cid, number = cell_id(r, f), numbers[r - 1][f - 1]
-            mark = entries.cells.get(cid)
-            if mark is None:
-                empty.append(cid)
-            elif mark == CROSSED:
-                # a cross always goes into the leftmost empty field, and fields never empty again
-                if empty:
-                    violations.append(Violation("cross-not-leftmost", (cid, empty[0]), t(
-                        lang, "twenty-one.cross_not_leftmost", cell=cid, empty=empty[0])))
-            elif not 1 <= mark <= 6:
-                violations.append(Violation("bad-value", (cid,),
-                                            t(lang, "twenty-one.bad_value", cell=cid, value=mark)))
-            else:
-                total += mark
-                hits += mark == number
-                if mark > number:
-                    violations.append(Violation("over-field", (cid,), t(
-                        lang, "twenty-one.over_field", cell=cid, value=mark, number=number)))
-        later = [k for k in filled_rows if k > r]
-        if empty and later:
-            violations.append(Violation("row-order", tuple(empty), t(
-                lang, "twenty-one.row_order", row=r, cells=", ".join(empty), later=min(later))))
-        rows.append({"row": r, "sum": total, "hits": hits, "bonus": bonus(hits), "score": total + bonus(hits)})
-    score = sum(row["score"] for row in rows)
-    return Report(NAME, entries.variant, entries.source, score, violations, {"rows": rows})
-
-
-GAME = Game(
-    name=NAME,
-    title="Twenty One",
-    variants=VARIANTS,
-    layout_version=LAYOUT_VERSION,
-    build=build,
-    cell_ids=cell_ids,
-    audit=audit,
-)

@@ -1,0 +1,44 @@
+"""Twenty One's rules: the audit of a filled-in sheet."""
+
+from __future__ import annotations
+
+from rnwprint.audit.entries import CROSSED, Entries
+from rnwprint.audit.report import Report, Violation
+from rnwprint.games.twenty_one.sheet import FIELDS, NAME, ROWS, bonus, cell_id, layouts
+from rnwprint.locale import t
+
+
+def audit(entries: Entries, lang: str) -> Report:
+    numbers, _ = layouts()
+    violations: list[Violation] = []
+    rows = []
+    filled_rows = {int(cid[1:].split("C")[0]) for cid in entries.cells}
+    for r in range(1, ROWS + 1):
+        total = hits = 0
+        empty = []
+        for f in range(1, FIELDS + 1):
+            cid, number = cell_id(r, f), numbers[r - 1][f - 1]
+            mark = entries.cells.get(cid)
+            if mark is None:
+                empty.append(cid)
+            elif mark == CROSSED:
+                # a cross always goes into the leftmost empty field, and fields never empty again
+                if empty:
+                    violations.append(Violation("cross-not-leftmost", (cid, empty[0]), t(
+                        lang, "twenty-one.cross_not_leftmost", cell=cid, empty=empty[0])))
+            elif not 1 <= mark <= 6:
+                violations.append(Violation("bad-value", (cid,),
+                                            t(lang, "twenty-one.bad_value", cell=cid, value=mark)))
+            else:
+                total += mark
+                hits += mark == number
+                if mark > number:
+                    violations.append(Violation("over-field", (cid,), t(
+                        lang, "twenty-one.over_field", cell=cid, value=mark, number=number)))
+        later = [k for k in filled_rows if k > r]
+        if empty and later:
+            violations.append(Violation("row-order", tuple(empty), t(
+                lang, "twenty-one.row_order", row=r, cells=", ".join(empty), later=min(later))))
+        rows.append({"row": r, "sum": total, "hits": hits, "bonus": bonus(hits), "score": total + bonus(hits)})
+    score = sum(row["score"] for row in rows)
+    return Report(NAME, entries.variant, entries.source, score, violations, {"rows": rows})
