@@ -14,7 +14,8 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from common import PYTHON, machine, median_ms, run_seconds  # noqa: E402
 
-from rnwprint.games import roll_to_the_top as rtt, tower_sim  # noqa: E402
+from rnwprint.games import roll_to_the_top as rtt  # noqa: E402
+from rnwprint.games.roll_to_the_top import sim as tower_sim  # noqa: E402
 from rnwprint.render.pdf import render_pdf  # noqa: E402
 
 

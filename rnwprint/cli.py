@@ -20,13 +20,37 @@ from rnwprint.cli_support import (  # noqa: F401
     _progress,
     _write_sheets,
 )
-from rnwprint.cli_tower import template, tower
+from rnwprint.cli_template import template
 from rnwprint.errors import RnwError
 from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
+class _Commands(click.Group):
+    """The general commands here, and the games' own (tower, roll) from the game registry, added
+    when first looked for (the registry loads every game: `rnwprint sheet` need not wait for it)."""
+
+    _games_added = False
+
+    def _add_games(self) -> None:
+        if not self._games_added:
+            self._games_added = True
+            from rnwprint.games import game_commands
+
+            for command in game_commands():
+                self.add_command(command)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands:
+            self._add_games()
+        return super().get_command(ctx, name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_games()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="rnwprint")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
@@ -266,7 +290,13 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
 
 
 cli.add_command(template)
-cli.add_command(tower)
+
+
+
+def every_command() -> dict[str, click.Command]:
+    """Every command by name, the games' own included."""
+    cli.list_commands(click.Context(cli))
+    return dict(cli.commands)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,9 @@ class Game:
     parse_value: Callable[[object], object] | None = None
     # a game whose layout a seed shuffles (Catan's island): (variant, seed) -> the variant printed
     seeded: Callable[[str, int], str] | None = None
+    # the module holding the game's own commands (its COMMANDS: click commands), e.g. Roll to the
+    # Top's `tower`; rnwprint.cli adds them (imported only by the command line)
+    commands: str | None = None
 
     @property
     def default_variant(self) -> str:

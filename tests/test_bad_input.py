@@ -17,7 +17,7 @@ from PIL import Image
 
 from rnwprint.audit import entries as entries_module
 from rnwprint.audit import run
-from rnwprint.geo.tower import Tower, encode
+from rnwprint.games.roll_to_the_top.tower import Tower, encode
 
 GOOD = 'game = "twenty-one"\n[cells]\nR1C1 = 6\n'
 

@@ -259,9 +259,9 @@ def test_bare_rnwprint_shows_the_help_and_exits_0(cli):
 
 
 def test_every_command_help_has_an_example_and_every_option_a_description(cli):
-    from rnwprint.cli import cli as group
+    from rnwprint.cli import every_command
 
-    for name, command in group.commands.items():
+    for name, command in every_command().items():
         result = cli(name, "--help")
         assert result.code == 0
         assert f"  rnwprint {name}" in result.out, name  # an example line
@@ -349,10 +349,10 @@ def test_no_guess_when_no_single_id_fits(cli, write, game, typed):
 def test_readme_states_every_numeric_limit_of_the_options():
     import click
 
-    from rnwprint.cli import cli as group
+    from rnwprint.cli import every_command
 
     limits = README.split("### Limits", 1)[1].split("\n## ", 1)[0]
-    for name, command in group.commands.items():
+    for name, command in every_command().items():
         for param in command.params:
             if isinstance(param.type, click.IntRange) and param.type.max is not None:
                 assert f"{param.type.min}–{param.type.max:,}" in limits, f"{name} {param.opts[-1]}"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.geo.tower import encode
+from rnwprint.games.roll_to_the_top.tower import encode
 
 FUZZ = settings(derandomize=True, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -204,7 +204,7 @@ def test_fuzz_tower_codes(cli, code):
 @pytest.mark.parametrize("seed", range(3))
 def test_fuzz_mutated_towers(cli, tmp_path, seed):
     rng = random.Random(100 + seed)
-    from rnwprint.geo.tower import format_ascii
+    from rnwprint.games.roll_to_the_top.tower import format_ascii
 
     arts = [format_ascii(b.tower).encode() for b in rtt.builtins().values()]
     for _ in range(200):

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from page_boxes import inside, text_box
 from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.geo.tower import from_picture, parse_ascii
+from rnwprint.games.roll_to_the_top.tower import from_picture, parse_ascii
 from rnwprint.locale import t
 from rnwprint.sheet import Path, Rect, Text
 

@@ -6,14 +6,14 @@ import pathlib
 
 import click
 
-from rnwprint.cli import cli
+from rnwprint.cli import every_command
 
 README = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 
 
 def test_every_command_and_option_is_in_the_readme():
     missing = []
-    for name, command in cli.commands.items():
+    for name, command in every_command().items():
         if f"rnwprint {name}" not in README:
             missing.append(f"command {name}")
         for param in command.params:

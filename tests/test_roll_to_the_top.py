@@ -10,8 +10,9 @@ import pytest
 
 from rnwprint.audit.entries import Entries
 from rnwprint.errors import RnwError
-from rnwprint.games import GAMES, roll_to_the_top as rtt, tower_sim
-from rnwprint.geo.tower import TowerError, encode, parse_ascii
+from rnwprint.games import GAMES, roll_to_the_top as rtt
+from rnwprint.games.roll_to_the_top import sim as tower_sim
+from rnwprint.games.roll_to_the_top.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
 from rnwprint.locale import t
 from rnwprint.sheet import Path, Rect, Text
@@ -158,7 +159,7 @@ def test_typed_in_variant_that_contradicts_the_tower_is_refused(variant, extra, 
 def load_towers(tmp_path, monkeypatch, text: str):
     path = tmp_path / "towers.toml"
     path.write_text(text)
-    monkeypatch.setattr(rtt, "TEMPLATE", path)
+    monkeypatch.setattr(rtt.game, "TEMPLATE", path)
     rtt._entries.cache_clear()
     rtt.builtins.cache_clear()
     try:

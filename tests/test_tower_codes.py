@@ -14,7 +14,7 @@ import re
 import pytest
 
 from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.geo.tower import Tower, decode, encode, parse_ascii
+from rnwprint.games.roll_to_the_top.tower import Tower, decode, encode, parse_ascii
 from rnwprint.output import page_paths
 from rnwprint.sheet import Text
 

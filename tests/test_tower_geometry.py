@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from rnwprint.geo.tower import (
+from rnwprint.games.roll_to_the_top.tower import (
     Tower, TowerError, decode, encode, format_ascii, from_picture, parse_ascii, random_tower, row_letters,
 )
 from rnwprint.games.roll_to_the_top import builtins, random_towers

@@ -22,7 +22,7 @@ import pytest
 
 from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.geo.tower import Tower, TowerError, encode, from_picture, parse_ascii
+from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, encode, from_picture, parse_ascii
 from rnwprint.layout.page import MARGIN, marker_rows
 from rnwprint.sheet import Matrix
 

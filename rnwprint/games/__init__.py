@@ -41,3 +41,11 @@ def check_variant(game: Game, variant: str, where: str = "--variant", all_too: b
         raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}{' or all' if all_too else ''}", where)
     return variant
+
+
+def game_commands() -> list:
+    """The commands games bring (Roll to the Top's `tower` …), each once, in registry order."""
+    import importlib
+
+    modules = dict.fromkeys(g.commands for g in GAMES.values() if g.commands)
+    return [command for name in modules for command in importlib.import_module(name).COMMANDS]

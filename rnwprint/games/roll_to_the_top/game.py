@@ -1,10 +1,10 @@
 """Roll to the Top: fill a tower of squares from the ground up with dice numbers.
 
-Towers are geometry (rnwprint.geo.tower); the built-in challenges are data in
+Towers are geometry (rnwprint.games.roll_to_the_top.tower); the built-in challenges are data in
 templates/towers.toml. A variant names the tower and the rule:
 
 - a built-in challenge by its id (``burj``, ``eiffel`` …; the first is the easiest);
-- a custom tower as ``t.`` + its code (rnwprint.geo.tower.encode), so the identity QR
+- a custom tower as ``t.`` + its code (rnwprint.games.roll_to_the_top.tower.encode), so the identity QR
   alone rebuilds the exact sheet, in any process;
 - either one + ``-desc`` for the descending rule (each number ≤ the ones it rests on).
 
@@ -25,8 +25,8 @@ from rnwprint.audit.report import Report, Violation, decimal
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.game import Game
-from rnwprint.games import tower_sim
-from rnwprint.geo.tower import (OldCodeError, Tower, TowerError, decode, encode, grouped, normal_code, parse_ascii,
+from rnwprint.games.roll_to_the_top import sim as tower_sim
+from rnwprint.games.roll_to_the_top.tower import (OldCodeError, Tower, TowerError, decode, encode, grouped, normal_code, parse_ascii,
                                 row_letters)
 from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
@@ -34,7 +34,7 @@ from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Tex
 
 NAME = "roll-to-the-top"
 LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred
-TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "towers.toml"
+TEMPLATE = pathlib.Path(__file__).resolve().parents[2] / "templates" / "towers.toml"
 DESC = "-desc"
 CUSTOM = "t."
 LOW, HIGH = 1, tower_sim.HIGHEST
@@ -449,7 +449,7 @@ def random_towers(seed: int, count: int = 1, squares: int = 30, shape: str = "mi
     """`count` different playable towers, the same ones for the same arguments."""
     import random
 
-    from rnwprint.geo.tower import random_tower
+    from rnwprint.games.roll_to_the_top.tower import random_tower
 
     rng = random.Random(seed)
     towers: dict[tuple, Tower] = {}
@@ -595,4 +595,5 @@ GAME = Game(
     audit=audit,
     extra_keys=("tower", "descending"),
     custom_variant=custom_variant,
+    commands="rnwprint.games.roll_to_the_top.commands",
 )

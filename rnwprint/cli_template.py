@@ -1,0 +1,51 @@
+"""The command line's `template` command (registered on the group in rnwprint.cli)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import click
+
+from rnwprint.errors import RnwError
+from rnwprint.locale import LANGUAGES
+
+
+@click.command(short_help="Print a blank typed-in sheet file to fill in (TOML).")
+@click.argument("game")
+@click.option("--variant", default=None, help="Which variant's sheet to describe; default: the first.")
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
+              help="Language of the comments (the sheet's own default).")
+@click.option("--code", default=None, help="roll-to-the-top: the custom tower whose code is printed on its sheet.")
+@click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
+              help="roll-to-the-top: a tower drawn as text, as for rnwprint tower ('-': stdin).")
+@click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
+              help="roll-to-the-top: a picture's tower, as for rnwprint tower (with --columns).")
+@click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
+              help="Squares across the picture's shape (--picture).")
+@click.option("--random", "random_tower", is_flag=True,
+              help="roll-to-the-top: the first random tower of --seed, as rnwprint tower --random prints it.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the --random tower.")
+@click.option("--descending", is_flag=True, help="roll-to-the-top: the custom tower under the descending rule.")
+def template(game: str, variant: str | None, lang: str, code, ascii_file, picture, columns, random_tower, seed,
+             descending) -> None:
+    """Print a blank typed-in sheet file (TOML) listing every cell id, with where it is
+    on the paper: fill it in, then audit it. For a custom Roll to the Top tower, give the
+    source you gave rnwprint tower (--code, --ascii, --picture, --random --seed).
+
+    \b
+    rnwprint template twenty-one --variant B > mine.toml
+    rnwprint template roll-to-the-top --code 7KD3-M9QX --lang en > tower.toml
+    """
+    from rnwprint.audit.template import blank_file
+    from rnwprint.games import check_variant, get_game
+    from rnwprint.games.roll_to_the_top.commands import template_tower
+
+    g = get_game(game)
+    if variant is not None and variant.lower() == "all":
+        raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
+    tower = template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
+    if tower is not None:
+        from rnwprint.games.roll_to_the_top import custom_variant_name
+
+        variant = custom_variant_name(tower, descending)
+    click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
