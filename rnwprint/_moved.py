@@ -1,0 +1,33 @@
+"""Old import paths (to remove): modules that moved keep their old names, as the very same
+module objects, while code written against the old layout is updated. ARCHITECTURE.md lists
+them; an alias rather than a file at the old path lets git follow each move."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+MOVED = {
+    "rnwprint.cli_tower": "rnwprint.games.roll_to_the_top.commands",  # `template`: rnwprint.cli_template
+    "rnwprint.games.tower_sim": "rnwprint.games.roll_to_the_top.sim",
+    "rnwprint.geo.tower": "rnwprint.games.roll_to_the_top.tower",
+    "rnwprint.geo.tower_code": "rnwprint.games.roll_to_the_top.tower_code",
+    "rnwprint.geo.tower_input": "rnwprint.games.roll_to_the_top.tower_input",
+}
+
+
+class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        return importlib.util.spec_from_loader(name, self) if name in MOVED else None
+
+    def create_module(self, spec):
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module) -> None:
+        pass  # the module at its new path is already loaded
+
+
+if not any(isinstance(finder, _Alias) for finder in sys.meta_path):
+    sys.meta_path.append(_Alias())
