@@ -246,19 +246,10 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     drawn once per identity."""
     key = (sheet.identity.encode(), px_per_mm)
     if key not in _PRINTED:
-        from PIL import Image, ImageDraw
+        from rnwprint.photo.cache import cached
 
-        from rnwprint.render.png import draw_item
-
-        size = (int(np.ceil(sheet.width * px_per_mm)), int(np.ceil(sheet.height * px_per_mm)))
-        image = Image.new("L", size, 255)
-        draw = ImageDraw.Draw(image)
-        boxes = [c.bounds for c in sheet.cells.values()]
-        for item in sheet.items:
-            x0, y0, x1, y1 = _item_bounds(item)
-            if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
-                draw_item(draw, item, px_per_mm)
-        drawn = np.asarray(image)
+        # kept on disk: the next process need not load the fonts and draw it again
+        drawn = cached("print", f"{key[0]}@{px_per_mm:g}", lambda: _draw_print(sheet, px_per_mm), _pack, _unpack)
         printed = (drawn < 215).astype(np.uint8)
         # the photo is never registered to the print to the pixel: widen what is printed by a
         # pixel each way (any wider and it takes pen strokes with it)
@@ -266,6 +257,36 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
         blurred = cv2.GaussianBlur(drawn, (0, 0), PRINT_BLUR_MM * px_per_mm)
         _PRINTED[key] = printed, cv2.dilate(printed, np.ones((3, 3), np.uint8)), blurred
     return _PRINTED[key][:2]
+
+
+def _draw_print(sheet: Sheet, px_per_mm: float) -> np.ndarray:
+    """The sheet's items that touch a cell, drawn grey (255 = paper) at px_per_mm."""
+    from PIL import Image, ImageDraw
+
+    from rnwprint.render.png import draw_item
+
+    size = (int(np.ceil(sheet.width * px_per_mm)), int(np.ceil(sheet.height * px_per_mm)))
+    image = Image.new("L", size, 255)
+    draw = ImageDraw.Draw(image)
+    boxes = [c.bounds for c in sheet.cells.values()]
+    for item in sheet.items:
+        x0, y0, x1, y1 = _item_bounds(item)
+        if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
+            draw_item(draw, item, px_per_mm)
+    return np.asarray(image)
+
+
+def _pack(drawn: np.ndarray) -> bytes:
+    import zlib
+
+    return drawn.shape[0].to_bytes(4, "big") + drawn.shape[1].to_bytes(4, "big") + zlib.compress(drawn.tobytes(), 1)
+
+
+def _unpack(data: bytes) -> np.ndarray:
+    import zlib
+
+    h, w = int.from_bytes(data[:4], "big"), int.from_bytes(data[4:8], "big")
+    return np.frombuffer(zlib.decompress(data[8:]), np.uint8).reshape(h, w)
 
 
 def _item_bounds(item) -> tuple[float, float, float, float]:
