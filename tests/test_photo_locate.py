@@ -333,3 +333,62 @@ def test_the_stages_add_up_to_the_total(tmp_path, sheets):
     assert list(timings) == [*stages, "total"]
     assert abs(sum(timings[s] for s in stages) - timings["total"]) < 0.01
     assert all(timings[s] >= 0 for s in stages)
+
+
+def test_the_sheet_cache_keeps_each_sheet_on_disk_and_never_changes_a_read(tmp_path, monkeypatch, sheets):
+    """A second process finds the sheet and its print on disk and reads the same; a damaged
+    entry is built again; RNWPRINT_CACHE="" keeps nothing."""
+    import subprocess
+    import sys
+
+    sheet = sheets["twenty-one"]
+    photo = tmp_path / "p.jpg"
+    photo.write_bytes(synth.make_photo(sheet, synth.random_marks(sheet, 6), seed=6, megapixels=2.0))
+    folder = tmp_path / "cache"
+
+    def read(cache: str) -> dict:
+        import json
+
+        done = subprocess.run([sys.executable, "-m", "rnwprint", "read", "--json", str(photo)], capture_output=True,
+                              text=True, env={**__import__("os").environ, "RNWPRINT_CACHE": cache})
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout)
+        return {k: v for k, v in out.items() if k != "timings_ms"}
+
+    first = read(str(folder))
+    entries = sorted(p.name.split("-")[0] for p in folder.iterdir())
+    assert entries == ["guarded", "print", "sheet"]
+    assert read(str(folder)) == first
+    for entry in folder.iterdir():
+        entry.write_bytes(b"damaged")
+    assert read(str(folder)) == first
+    assert all(p.read_bytes() != b"damaged" for p in folder.iterdir())  # built again, stored again
+    assert read("") == first
+
+
+def test_the_cache_key_changes_with_any_file_of_rnwprint(tmp_path, monkeypatch):
+    import os
+
+    from rnwprint.photo import cache
+
+    monkeypatch.setenv("RNWPRINT_CACHE", str(tmp_path / "c"))
+    key = cache._path("sheet", "x")
+    assert key.parent == tmp_path / "c"
+    assert cache._path("sheet", "y") != key != cache._path("print", "x")
+    tree = tmp_path / "package"
+    (tree / "games").mkdir(parents=True)
+    (tree / "games" / "a.py").write_text("A = 1\n")
+    (tree / "b.npz").write_bytes(b"data")
+    before = cache.fingerprint_of(tree)
+    assert cache.fingerprint_of(tree) == before
+    (tree / "b.npz").write_bytes(b"datb")  # the same size, but modified later
+    os.utime(tree / "b.npz", ns=(1, 10**18))
+    changed = cache.fingerprint_of(tree)
+    assert changed != before
+    (tree / "games" / "a.py").write_text("A = 22\n")
+    assert cache.fingerprint_of(tree) != changed
+    (tree / "c.py").write_text("")
+    assert cache.fingerprint_of(tree) not in (before, changed)
+    monkeypatch.setenv("RNWPRINT_CACHE", "")
+    assert cache._path("sheet", "x") is None
+    assert cache.cached("sheet", "x", lambda: 7, lambda v: b"", lambda d: 0) == 7

@@ -149,9 +149,28 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
 
 @functools.lru_cache(maxsize=32)
 def _sheet(identity: Identity) -> Sheet:
-    from rnwprint.games import GAMES
+    import pickle
 
-    return GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
+    from rnwprint.photo.cache import cached
+
+    def build() -> Sheet:
+        from rnwprint.games import GAMES
+
+        return GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
+
+    # kept on disk: the next process need not import the fonts and lay the sheet out again
+    return cached("sheet", identity.encode(), build, pickle.dumps, pickle.loads)
+
+
+@functools.lru_cache(maxsize=32)
+def _stored_sheet(identity: Identity) -> Sheet | None:
+    """The Sheet an earlier process rebuilt for this identity (so it passed sheet_for's
+    checks, with this same code and data), or None."""
+    import pickle
+
+    from rnwprint.photo.cache import load
+
+    return load("sheet", identity.encode(), pickle.loads)
 
 
 def sheet_for(identity: Identity, where: str | None = None) -> Sheet:
@@ -159,6 +178,9 @@ def sheet_for(identity: Identity, where: str | None = None) -> Sheet:
 
     RnwError when this rnwprint cannot rebuild it: an unknown game, another layout version,
     an unknown variant, language or page size."""
+    stored = _stored_sheet(identity)
+    if stored is not None:  # (the games need not even be imported: a tenth of a second)
+        return stored
     from rnwprint.games import GAMES
 
     game = GAMES.get(identity.game)

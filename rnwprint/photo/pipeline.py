@@ -4,6 +4,7 @@ picture for a person to check."""
 
 from __future__ import annotations
 
+import functools
 import pathlib
 import time
 from dataclasses import dataclass, field, replace
@@ -68,7 +69,7 @@ class PhotoRead:
 
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
-                 if self.sheet.cells[cid].kind == "number" and r.value is not None}
+                 if self.sheet.cells[cid].kind != "tick" and r.value is not None}
         return Entries(self.source, self.identity.game, self.identity.variant, cells, self.counters(),
                        self.identity.lang)
 
@@ -91,7 +92,6 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     (loading the digit networks: first photo only), rectify (the cells' surroundings, top-down)
     and cells (reading every cell). A stage's first use in a process includes the modules it
     imports."""
-    from rnwprint.games import get_game
     from rnwprint.photo import digits
     from rnwprint.photo.read import _printed
 
@@ -101,7 +101,9 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock.stage("decode")
     fix = locate.locate(image, where)
     sheet = locate.sheet_for(fix.identity, where)
-    game = get_game(fix.identity.game, where)
+    if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
+        return _read_places(path, image, damage, fix, sheet, clock)
+    guarded = _allows_guarded(fix.identity.game)
     clock.stages(fix.timings, last="homography")  # what locate did not time is its fit's
     _printed(sheet, PX_PER_MM)
     clock.stage("print")
@@ -109,10 +111,45 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock.stage("model")
     page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
     clock.stage("rectify")
-    reads = read_cells(page, sheet, PX_PER_MM, game.allows_guarded, fix.px_per_mm)
+    reads = read_cells(page, sheet, PX_PER_MM, guarded, fix.px_per_mm)
     clock.stage("cells")
     clock.timings["total"] = (clock.mark - clock.start) * 1000
     if damage:  # a corrupt stretch decodes as garbage: where it lies is not known
+        reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
+    return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
+
+
+@functools.cache
+def _allows_guarded(game: str) -> bool:
+    """Whether the game has guarded (circled) numbers, kept on disk with the sheets: on a
+    cache hit the games need not be imported (sheet_for has checked the name)."""
+    from rnwprint.photo.cache import cached
+
+    def ask() -> bool:
+        from rnwprint.games import get_game
+
+        return get_game(game).allows_guarded
+
+    return cached("guarded", game, ask, lambda b: b"1" if b else b"0", lambda d: {b"1": True, b"0": False}[d])
+
+
+def _read_places(path, image, damage, fix, sheet: Sheet, clock) -> PhotoRead:
+    """A sheet whose places its game reads itself (Catan's map, by pencil colour), in colour."""
+    from rnwprint.games import get_game
+    from rnwprint.photo.read import CellRead
+
+    where = str(path)
+    game = get_game(fix.identity.game, where)
+    clock.stages(fix.timings, last="homography")
+    colour = locate.load_photo(path, colour=True)  # decoded again: the grey one found the page
+    clock.stage("decode")
+    reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why)
+             for cid, r in game.read_places(colour, fix.homography, sheet).items()}
+    clock.stage("cells")
+    page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
+    clock.stage("rectify")
+    clock.timings["total"] = (clock.mark - clock.start) * 1000
+    if damage:
         reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
 
@@ -178,7 +215,7 @@ def typed_in_text(result: PhotoRead) -> str:
         "",
         "[cells]",
     ]
-    numbers = [c for c in result.sheet.cells.values() if c.kind == "number"]
+    numbers = [c for c in result.sheet.cells.values() if c.kind != "tick"]
     width = max(len(c.id) for c in numbers)
     for cell in numbers:
         r = result.reads[cell.id]
@@ -197,6 +234,8 @@ def typed_in_text(result: PhotoRead) -> str:
 def _toml_value(value) -> str:
     if value is None:
         return '""'
+    if isinstance(value, tuple):  # words (Catan's "red city"); more than one: two pieces on one place
+        return f'"{value[0]}"' if len(value) == 1 else "[" + ", ".join(f'"{v}"' for v in value) + "]"
     if value == CROSSED:
         return '"X"'
     if isinstance(value, Guarded):
@@ -210,7 +249,7 @@ def as_json(result: PhotoRead) -> dict:
         "source": result.source,
         "game": ident.game, "variant": ident.variant, "lang": ident.lang, "page": ident.page,
         "cells": {cid: _json_value(r.value) for cid, r in result.reads.items()
-                  if result.sheet.cells[cid].kind == "number"},
+                  if result.sheet.cells[cid].kind != "tick"},
         "counters": result.counters(),
         "photo_px_per_mm": round(result.photo_px_per_mm, 2),
         "advice": result.advice(),
@@ -228,6 +267,8 @@ def _json_value(value):
         return ""
     if isinstance(value, int):  # bool (a tick) or a number
         return value
+    if isinstance(value, tuple):
+        return value[0] if len(value) == 1 else list(value)
     return _toml_value(value).strip('"')
 
 

@@ -9,7 +9,7 @@ import functools
 import numpy as np
 
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, MAX_QR_VERSION, QR_MODULE
-from rnwprint.photo.homography import _apply
+from rnwprint.photo.homography import _apply, median
 
 QR_PX_PER_MM = 6.0  # the footer strip is warped at this resolution for the QR decoder
 MARKER_SIZE = 6 * MARKER_MODULE
@@ -226,8 +226,8 @@ def _module_guesses(values: np.ndarray, n: int):
     has, then thresholds a little either side."""
     v = values.astype(np.float32)
     known, truth = _function_modules(n)
-    dark_level = float(np.median(v[known & truth]))
-    light_level = float(np.median(v[known & ~truth]))
+    dark_level = median(v[known & truth])
+    light_level = median(v[known & ~truth])
     if not light_level > dark_level + 10:
         return
     threshold = (dark_level + light_level) / 2

@@ -1,0 +1,111 @@
+"""What the photo reader rebuilds for each sheet it sees (the Sheet the QR code names, the
+drawing of its print), kept on disk so that the next process need not rebuild it: a map
+sheet's layout, its fonts and QR code are otherwise built again by every `rnwprint read`.
+
+An entry's key is its name (an identity) and a fingerprint of rnwprint's own files, code and
+data alike (each one's path, size and modification time): any change to them, a new version
+installed, gives new keys, so a stale entry is never read. The folder is $RNWPRINT_CACHE, or
+$XDG_CACHE_HOME/rnwprint (~/.cache/rnwprint); RNWPRINT_CACHE="" turns the cache off. At most
+ENTRIES files are kept (the oldest go). A folder that cannot be written, or an entry that
+cannot be read, only means the thing is built again: the cache never changes what is read.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pathlib
+import tempfile
+import zlib
+
+ENTRIES = 200
+
+
+def folder() -> pathlib.Path | None:
+    """Where the entries are kept; None when the cache is off."""
+    chosen = os.environ.get("RNWPRINT_CACHE")
+    if chosen is not None:
+        return pathlib.Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return pathlib.Path(base, "rnwprint")
+
+
+@functools.cache
+def fingerprint() -> str:
+    """A digest of the path, size and modification time of every file of the rnwprint package."""
+    return fingerprint_of(pathlib.Path(__file__).resolve().parent.parent)
+
+
+def fingerprint_of(root: pathlib.Path) -> str:
+    """A digest of the path, size and modification time of every file under root."""
+    lines = []
+    for here, folders, files in os.walk(root):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(here, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            lines.append(f"{os.path.relpath(path, root)}\0{st.st_size}\0{st.st_mtime_ns}\n")
+    return _digest("".join(lines).encode())
+
+
+def _digest(data: bytes) -> str:
+    """128 bits of checksums (zlib's, as hashlib would load OpenSSL: several ms of a cold
+    start): two keys would have to agree in all four sums to be taken for one another."""
+    sums = (zlib.crc32(data), zlib.adler32(data), zlib.crc32(data[::-1]), zlib.crc32(data, 0x9E3779B9))
+    return "".join(f"{v:08x}" for v in sums)
+
+
+def _path(kind: str, name: str) -> pathlib.Path | None:
+    where = folder()
+    if where is None:
+        return None
+    key = _digest(f"{kind}\0{name}\0{fingerprint()}".encode())
+    return where / f"{kind}-{key}.bin"
+
+
+def load(kind: str, name: str, loads):
+    """loads() of the entry (kind, name), or None if there is none (or it cannot be read)."""
+    path = _path(kind, name)
+    if path is None:
+        return None
+    try:
+        return loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 -- none yet, or a damaged one: built again
+        return None
+
+
+def cached(kind: str, name: str, make, dumps, loads):
+    """loads() of the entry (kind, name) if there is one, else make(), stored as dumps() of it.
+    Whatever make() raises is raised (and nothing stored)."""
+    value = load(kind, name, loads)
+    if value is None:
+        value = make()
+        path = _path(kind, name)
+        if path is not None:
+            _store(path, dumps(value))
+    return value
+
+
+def _store(path: pathlib.Path, data: bytes) -> None:
+    """Write atomically (a temporary file renamed), then drop the oldest entries beyond
+    ENTRIES; silently nothing if the folder cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+        entries = [e for e in os.scandir(path.parent) if e.name.endswith(".bin") and e.is_file()]
+        if len(entries) > ENTRIES:
+            entries.sort(key=lambda e: e.stat().st_mtime_ns)
+            for old in entries[:len(entries) - ENTRIES]:
+                os.unlink(old.path)
+    except OSError:
+        pass
