@@ -12,6 +12,9 @@ import sys
 MOVED = {
     "rnwprint.cli_tower": "rnwprint.games.roll_to_the_top.commands",  # `template`: rnwprint.cli_template
     "rnwprint.games.tower_sim": "rnwprint.games.roll_to_the_top.sim",
+    "rnwprint.games.rolling_log": "rnwprint.games.rolling.log",
+    "rnwprint.games.rolling_replay": "rnwprint.games.rolling.replay",
+    "rnwprint.games.rolling_rules": "rnwprint.games.rolling.rules",
     "rnwprint.geo.tower": "rnwprint.games.roll_to_the_top.tower",
     "rnwprint.geo.tower_code": "rnwprint.games.roll_to_the_top.tower_code",
     "rnwprint.geo.tower_input": "rnwprint.games.roll_to_the_top.tower_input",

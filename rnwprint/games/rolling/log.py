@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rnwprint.audit.entries import load_document
 from rnwprint.errors import RnwError
-from rnwprint.games.rolling_rules import (_R, DICE, DICE_PER_TURN, FACES, ROUNDS, TURNS_PER_ROUND, Board,
+from rnwprint.games.rolling.rules import (_R, DICE, DICE_PER_TURN, FACES, ROUNDS, TURNS_PER_ROUND, Board,
                                           _colour)
 from rnwprint.locale import LANGUAGES, t
 

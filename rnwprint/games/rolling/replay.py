@@ -7,8 +7,8 @@ import pathlib
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
 from rnwprint.audit.report import Report, Violation
-from rnwprint.games.rolling_log import GameLog, Turn, Write, load_log, roll_game
-from rnwprint.games.rolling_rules import (_END, _R, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
+from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
+from rnwprint.games.rolling.rules import (_END, _R, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
                                           WILD, Board, _audit, _cell, _colour, _show)
 from rnwprint.locale import t
 

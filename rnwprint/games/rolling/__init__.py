@@ -1,5 +1,5 @@
 """Rolling America and Rolling España: a map whose regions are cells, grouped into six
-colour regions. This module draws the sheet; rolling_rules holds the rules."""
+colour regions. This module draws the sheet; rules.py holds the rules."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from rnwprint.fonts import PT, wrap
 from rnwprint.game import Game
-from rnwprint.games import rolling_rules
+from rnwprint.games.rolling import rules as rolling_rules
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
@@ -205,6 +205,7 @@ def _game(name: str, variant: str) -> Game:
         replay=lambda entries, log, lang: rolling_rules.replay(entries, board(), log, lang),
         counters=rolling_rules.COUNTERS,
         allows_guarded=True,
+        commands="rnwprint.games.rolling.commands",
     )
 
 

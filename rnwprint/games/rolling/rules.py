@@ -102,7 +102,7 @@ from rnwprint.errors import RnwError
 from rnwprint.locale import t
 
 GAMES = ("rolling-america", "rolling-espana")
-TEMPLATES = pathlib.Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "templates"
 
 DICE = ("red", "blue", "green", "yellow", "orange", "purple", "white")
 WILD = "white"
@@ -289,9 +289,9 @@ def audit_sheet(entries: Entries, board: Board, lang: str) -> Report:
 # (looked up lazily: those modules import the board and constants from this one)
 
 _MOVED = {
-    "rolling_log": ("Write", "Turn", "roll_game", "format_turns", "log_text", "log_json", "LOG_KEYS",
+    "log": ("Write", "Turn", "roll_game", "format_turns", "log_text", "log_json", "LOG_KEYS",
                     "TURN_KEYS", "WRITE_KEYS", "GameLog", "load_log"),
-    "rolling_replay": ("replay",),
+    "replay": ("replay",),
 }
 _MOVED_FROM = {name: module for module, names in _MOVED.items() for name in names}
 
@@ -301,7 +301,7 @@ def __getattr__(name: str) -> object:
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
-    return getattr(importlib.import_module(f"rnwprint.games.{module}"), name)
+    return getattr(importlib.import_module(f"rnwprint.games.rolling.{module}"), name)
 
 
 def __dir__() -> list[str]:

@@ -1,0 +1,46 @@
+"""Rolling America / España's own command, `roll` (rnwprint.cli adds the COMMANDS of every game
+in the registry)."""
+
+from __future__ import annotations
+
+import pathlib
+
+import click
+
+from rnwprint.cli_support import OUTPUT, _format_of
+from rnwprint.locale import LANGUAGES
+
+
+@click.command(short_help="Roll the dice of a whole solo Rolling America/España game.")
+@click.argument("game")
+@click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
+@click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
+              help="Language of the colour names and the log's comments.")
+@click.option("-o", "--output", "target", type=OUTPUT, default=None,
+              help="Also write a game log to fill in (TOML, or JSON for a .json name).")
+def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
+    """Draw and roll the dice of a whole solo Rolling America / España game (GAME:
+    rolling-america or rolling-espana), and write a game log to fill in while playing.
+
+    \b
+    rnwprint roll rolling-america --seed 7
+    rnwprint roll rolling-espana --seed 7 -o partida.toml
+    """
+    from rnwprint.games.rolling import rules as rolling_rules
+    from rnwprint.locale import t
+    from rnwprint.output import write_atomic
+
+    rolling_rules.load_board(game)  # checks the game name
+    turns = rolling_rules.roll_game(seed)
+    if target is not None:  # written first: a failed write prints nothing but the error
+        if _format_of(target, None, ("toml", "json"), "toml") == "json":
+            text = rolling_rules.log_json(game, turns, seed)
+        else:
+            text = rolling_rules.log_text(game, turns, lang, seed)
+        write_atomic(target, text.encode("utf-8"))
+    click.echo(rolling_rules.format_turns(game, turns, seed, lang), nl=False)
+    if target is not None:
+        click.echo(t(lang, "rolling-audit.log_written", path=target))
+
+
+COMMANDS = (roll,)
