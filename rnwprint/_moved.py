@@ -10,6 +10,8 @@ import importlib.util
 import sys
 
 MOVED = {
+    "rnwprint.audit.run": "rnwprint.app.audit",
+    "rnwprint.audit.template": "rnwprint.app.blank",
     "rnwprint.cli_tower": "rnwprint.games.roll_to_the_top.commands",  # `template`: rnwprint.cli_template
     "rnwprint.games.tower_sim": "rnwprint.games.roll_to_the_top.sim",
     "rnwprint.games.rolling_log": "rnwprint.games.rolling.log",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import sys
 
@@ -110,26 +109,14 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     rnwprint sheet twenty-one --variant all --copies 2
     rnwprint sheet rolling-espana --lang en --page letter -o espana.png
     """
-    from rnwprint.games import check_variant, get_game
+    from rnwprint.app import sheets, unwrap
     from rnwprint.output import DEFAULT_DIR
 
     fmt = _format_of(target, fmt, FORMATS, "pdf")
     _idle("--copies", fmt != "pdf", f"puts copies into one PDF; {fmt.upper()} writes each sheet once, a file a "
                                     "page: drop --copies or write a PDF")
-    g = get_game(game)
-    every = variant is not None and variant.lower() == "all"
-    variants = list(g.variants) if every else [check_variant(g, variant or g.default_variant)]
-    if seed is not None:
-        if g.seeded is None:
-            raise click.UsageError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
-        variants = [g.seeded(v, seed) for v in variants]
-    sheets = [g.build(v, lang, page) for v in variants]
-    if fmt == "pdf":
-        sheets = [s for s in sheets for _ in range(copies)]
-    if target is None:
-        name = "all" if every else variants[0]
-        target = DEFAULT_DIR / f"{g.name}_{name}_{lang}_{page}.{fmt}"
-    _write_sheets(sheets, fmt, target, variants)
+    done = unwrap(sheets.printed(game, variant, lang, page, fmt, copies, seed))
+    _write_sheets(done.sheets, fmt, target or DEFAULT_DIR / done.name, done.variants)
 
 
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")
@@ -150,16 +137,15 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     rnwprint audit mine.toml
     rnwprint audit photo.jpg other.toml --lang es --json
     """
-    from rnwprint.audit.run import is_photo
+    from rnwprint.app.audit import audit_many, is_photo
 
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
-    from rnwprint.batch import Failure, Ordered, cores
+    from rnwprint.batch import Failure, cores
 
     worst = 0
     photos = any(is_photo(f) for f in files)
-    work = Ordered(functools.partial(_audit_one, lang=lang, log=log, as_json=as_json), files,
-                   (jobs or cores()) if photos else 1)  # typed-in files are too quick for a pool
+    work = audit_many(files, lang, log, (jobs or cores()) if photos else 1)  # typed-in files: too quick for a pool
     with _progress(work, photos, "photos") as outcomes:
         for path, outcome in outcomes:
             if isinstance(outcome, RnwError):
@@ -169,18 +155,9 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
                 click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
                 worst = 2
             else:
-                text, valid = outcome
-                click.echo(text)
-                worst = max(worst, 0 if valid else 1)
+                click.echo(outcome.to_json() if as_json else outcome.to_text(outcome.lang))
+                worst = max(worst, 0 if outcome.valid else 1)
     sys.exit(worst)
-
-
-def _audit_one(path: pathlib.Path, lang: str, log: pathlib.Path | None, as_json: bool) -> tuple[str, bool]:
-    """One file of `audit` (maybe in a worker process): its report and whether it is valid."""
-    from rnwprint.audit.run import audit_file
-
-    report = audit_file(path, lang, log)
-    return (report.to_json() if as_json else report.to_text(report.lang)), report.valid
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")
@@ -213,10 +190,11 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     for out in (target, annotate):
         if out:
             check_target(out, photos)  # refused before the slow read
-    from rnwprint.batch import Failure, Ordered, cores
+    from rnwprint.app.read import read_many
+    from rnwprint.batch import Failure, cores
 
     worst = 0
-    work = Ordered(functools.partial(_read_one, as_json=as_json, keep=bool(annotate)), photos, jobs or cores())
+    work = read_many(photos, jobs or cores(), as_json, keep=bool(annotate))
     with _progress(work, True, "photos") as outcomes:
         for path, outcome in outcomes:
             if isinstance(outcome, RnwError):
@@ -227,34 +205,19 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
                 worst = 2
                 continue
-            notes, text, line, result = outcome
-            for note in notes:  # too coarse, too dark or too bright; a damaged file
+            for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
                 click.echo(f"rnwprint: {path}: {note}", err=True)
             if target:
-                write_atomic(target, text.encode("utf-8"), photos)
+                write_atomic(target, outcome.text.encode("utf-8"), photos)
             if annotate:  # imported here: the pool's parent need not load OpenCV
                 from rnwprint.photo.pipeline import annotate as annotated
 
-                write_atomic(annotate, annotated(result), photos)
+                write_atomic(annotate, annotated(outcome.result), photos)
             if as_json:
-                click.echo(line)
+                click.echo(outcome.line)
             elif not target:
-                click.echo(text, nl=False)
+                click.echo(outcome.text, nl=False)
     sys.exit(worst)
-
-
-def _read_one(path: pathlib.Path, as_json: bool, keep: bool):
-    """One photo of `read` (maybe in a worker process): its notes, typed-in text, JSON line and,
-    with `keep`, the whole result (the rectified page is too big to send back for nothing)."""
-    import json
-
-    from rnwprint.photo.pipeline import as_json as photo_json
-    from rnwprint.photo.pipeline import read_photo, typed_in_text
-
-    result = read_photo(path)
-    notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
-    line = json.dumps(photo_json(result), ensure_ascii=False) if as_json else ""
-    return notes, typed_in_text(result), line, result if keep else None
 
 
 cli.add_command(template)

@@ -118,22 +118,11 @@ def _either(words: list[str]) -> str:
 
 
 def _write_sheets(sheets, fmt: str, target: pathlib.Path, labels: list[str] | None = None, inputs=()) -> None:
-    """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
-    output.page_paths; `labels` name the pages too).
-    Every path is checked before anything is rendered or written; none may be an input."""
-    from rnwprint.output import check_target, page_paths, write_atomic
-    from rnwprint.render import render
+    """Render and write (rnwprint.app.sheets.written), printing each file's name as it is written."""
+    from rnwprint.app import sheets as printing
+    from rnwprint.app import unwrap
 
-    paths = [target] if fmt == "pdf" else page_paths(target, len(sheets), labels)
-    if len(paths) > 1 and target.exists() and not target.is_file():
-        raise RnwError(f"not a regular file, and {fmt.upper()} writes one file per page ({paths[0].name}, ...): "
-                       "name a file, or use --format pdf", str(target))
-    for path in paths:
-        check_target(path, inputs)
-    blobs = render(sheets, fmt)
-    for path, blob in zip(paths, blobs):
-        write_atomic(path, blob, inputs)
-        click.echo(str(path))
+    unwrap(printing.written(sheets, fmt, target, labels, inputs, done=lambda path: click.echo(str(path))))
 
 
 def _read_stdin() -> str:

@@ -36,8 +36,9 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
     rnwprint template twenty-one --variant B > mine.toml
     rnwprint template roll-to-the-top --code 7KD3-M9QX --lang en > tower.toml
     """
-    from rnwprint.audit.template import blank_file
-    from rnwprint.games import check_variant, get_game
+    from rnwprint.app import unwrap
+    from rnwprint.app.blank import blank
+    from rnwprint.games import get_game
     from rnwprint.games.roll_to_the_top.commands import template_tower
 
     g = get_game(game)
@@ -48,4 +49,4 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
         from rnwprint.games.roll_to_the_top import custom_variant_name
 
         variant = custom_variant_name(tower, descending)
-    click.echo(blank_file(g, check_variant(g, variant or g.default_variant, all_too=False), lang), nl=False)
+    click.echo(unwrap(blank(g, variant or g.default_variant, lang)), nl=False)

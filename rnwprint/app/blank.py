@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from rnwprint.app import as_value
 from rnwprint.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.locale import t
+
+
+@as_value
+def blank(game: Game, variant: str, lang: str) -> str | RnwError:
+    """The blank file of a variant as given (any case; a custom tower's variant too)."""
+    from rnwprint.games import check_variant
+
+    return blank_file(game, check_variant(game, variant, all_too=False), lang)
 
 
 def blank_file(game: Game, variant: str, lang: str) -> str:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import Entries, _show, load_document, parse_entries, read_start
+from rnwprint.audit.entries import (
+    Entries,
+    _show,
+    load_document,
+    parse_entries,
+    read_start,
+)
 from rnwprint.audit.report import Report
 from rnwprint.errors import RnwError
 
@@ -107,3 +113,13 @@ def _apply_rules(game, entries: Entries, lang: str, log) -> Report:
     if game.replay is None:
         raise RnwError(f"{game.name} has no game log", "--log")
     return game.replay(entries, pathlib.Path(log), lang)
+
+
+def audit_many(files, lang: str | None, log, jobs: int):
+    """(file, outcome) in input order, `jobs` files at once: the Report, the RnwError saying
+    why a file cannot be audited, or a batch.Failure (an internal error)."""
+    import functools
+
+    from rnwprint.batch import Ordered
+
+    return Ordered(functools.partial(audit_file, lang=lang, log=log), files, jobs)

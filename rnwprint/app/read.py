@@ -1,0 +1,37 @@
+"""Read photos: each photo of a finished sheet read into a typed-in file, with what to tell
+the user about it."""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+from dataclasses import dataclass
+
+
+@dataclass
+class Read:
+    notes: list[str]  # too coarse, too dark or too bright; a damaged file
+    text: str  # the typed-in sheet file (TOML)
+    line: str  # the JSON line (only when asked for)
+    result: object  # the whole PhotoResult (only when kept: the rectified page is big)
+
+
+def read_one(path: pathlib.Path, as_json: bool = False, keep: bool = False) -> Read:
+    """One photo (maybe in a worker process); raises RnwError for a photo that cannot be read."""
+    import json
+
+    from rnwprint.photo.pipeline import as_json as photo_json
+    from rnwprint.photo.pipeline import read_photo, typed_in_text
+
+    result = read_photo(path)
+    notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
+    line = json.dumps(photo_json(result), ensure_ascii=False) if as_json else ""
+    return Read(notes, typed_in_text(result), line, result if keep else None)
+
+
+def read_many(photos, jobs: int, as_json: bool = False, keep: bool = False):
+    """(photo, outcome) in input order, `jobs` photos at once: a Read, the RnwError saying
+    why a photo cannot be read, or a batch.Failure (an internal error)."""
+    from rnwprint.batch import Ordered
+
+    return Ordered(functools.partial(read_one, as_json=as_json, keep=keep), photos, jobs)

@@ -1,0 +1,61 @@
+"""Print sheets: a game's sheets built for the variants asked for, and rendered and written."""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rnwprint.app import as_value
+from rnwprint.errors import RnwError
+from rnwprint.sheet import Sheet
+
+
+@dataclass(frozen=True)
+class Printed:
+    sheets: list[Sheet]  # in page order (a PDF's copies one after another)
+    variants: list[str]  # the variants printed (labels of SVG/PNG pages)
+    name: str  # the default file's name without its folder (GAME_VARIANT_LANG_PAGE.FORMAT)
+
+
+@as_value
+def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int = 1,
+            seed: int | None = None) -> Printed | RnwError:
+    """The sheets of `game` (any case): `variant` (None: the first; "all": every one), `copies`
+    of each in a PDF; `seed` shuffles a game's layout (Catan's island)."""
+    from rnwprint.games import check_variant, get_game
+
+    g = get_game(game)
+    every = variant is not None and variant.lower() == "all"
+    variants = list(g.variants) if every else [check_variant(g, variant or g.default_variant)]
+    if seed is not None:
+        if g.seeded is None:
+            raise RnwError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
+        variants = [g.seeded(v, seed) for v in variants]
+    sheets = [g.build(v, lang, page) for v in variants]
+    if fmt == "pdf":
+        sheets = [s for s in sheets for _ in range(copies)]
+    name = "all" if every else variants[0]
+    return Printed(sheets, variants, f"{g.name}_{name}_{lang}_{page}.{fmt}")
+
+
+@as_value
+def written(sheets: list[Sheet], fmt: str, target: pathlib.Path, labels: list[str] | None = None, inputs=(),
+            done: Callable[[pathlib.Path], None] = lambda path: None) -> list[pathlib.Path] | RnwError:
+    """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
+    output.page_paths; `labels` name the pages too); `done` is told each file as it is written.
+    Every path is checked before anything is rendered or written; none may be an input."""
+    from rnwprint.output import check_target, page_paths, write_atomic
+    from rnwprint.render import render
+
+    paths = [target] if fmt == "pdf" else page_paths(target, len(sheets), labels)
+    if len(paths) > 1 and target.exists() and not target.is_file():
+        raise RnwError(f"not a regular file, and {fmt.upper()} writes one file per page ({paths[0].name}, ...): "
+                       "name a file, or use --format pdf", str(target))
+    for path in paths:
+        check_target(path, inputs)
+    blobs = render(sheets, fmt)
+    for path, blob in zip(paths, blobs):
+        write_atomic(path, blob, inputs)
+        done(path)
+    return paths
