@@ -10,7 +10,11 @@ import importlib.util
 import sys
 
 MOVED = {
+    "rnwprint.audit.entries": "rnwprint.core.entries",
+    "rnwprint.audit.report": "rnwprint.core.report",
     "rnwprint.audit.run": "rnwprint.app.audit",
+    "rnwprint.errors": "rnwprint.core.errors",
+    "rnwprint.sheet": "rnwprint.core.sheet",
     "rnwprint.audit.template": "rnwprint.app.blank",
     "rnwprint.cli_tower": "rnwprint.games.roll_to_the_top.commands",  # `template`: rnwprint.cli_template
     "rnwprint.games.tower_sim": "rnwprint.games.roll_to_the_top.sim",
@@ -35,4 +39,4 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 if not any(isinstance(finder, _Alias) for finder in sys.meta_path):
-    sys.meta_path.append(_Alias())
+    sys.meta_path.insert(0, _Alias())  # before any finder that may know the old path (an editable install of another checkout)

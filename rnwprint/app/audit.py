@@ -77,9 +77,11 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     coarse = 0.0
     light: dict[str, int] = {}
     damage = ""
+    level = 0
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
         from rnwprint.photo.pipeline import read_photo
+        from rnwprint.photo.read import DARK_PAPER
 
         result = read_photo(path)
         game = get_game(result.identity.game, str(path))
@@ -88,6 +90,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         coarse = result.photo_px_per_mm if result.too_coarse else 0.0
         light = result.light
         damage = result.damage
+        level = DARK_PAPER
     else:
         data = load_document(path, raw)
         name = data.get("game")
@@ -103,6 +106,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     report.unsure = unsure
     report.coarse_photo = coarse
     report.light_photo = light
+    report.light_level = level
     report.damaged_photo = damage
     return report
 

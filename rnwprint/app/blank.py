@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rnwprint.app import as_value
+from rnwprint.core.entries import typed_in
 from rnwprint.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.locale import t
@@ -22,23 +23,12 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
         values = t(lang, f"{game.name}.template_values")
     except KeyError:
         values = t(lang, "audit.template_values_guarded" if game.allows_guarded else "audit.template_values")
-    lines = [
-        f"# {t(lang, 'audit.template_intro', title=game.title, variant=variant)}",
-        f"# ({values}); {t(lang, 'audit.template_check')}",
-        f'game = "{game.name}"',
-        f'variant = "{variant}"',
-        f'lang = "{lang}"  # {t(lang, "audit.template_lang")}',
-        "",
-        "[cells]",
-    ]
     cells = [cell for cell in sheet.cells.values() if cell.kind != "tick"]  # ticks add up to counters
     if not cells:
         raise RnwError(f"{game.title} {variant} has nothing to type in: name a sheet with places to fill",
                        "--variant")
-    width = max(len(cell.id) for cell in cells)
-    for cell in cells:
-        lines.append(f'{cell.id:<{width}} = ""  # {cell.label}')
-    if game.counters:
-        lines += ["", "[counters]"]
-        lines += [f"{name} = 0  # {text}" for name, text in game.counters.items()]
-    return "\n".join(lines) + "\n"
+    return typed_in([t(lang, "audit.template_intro", title=game.title, variant=variant),
+                     f"({values}); {t(lang, 'audit.template_check')}"],
+                    [("game", game.name, None), ("variant", variant, None), ("lang", lang, t(lang, "audit.template_lang"))],
+                    [(cell.id, None, cell.label) for cell in cells],
+                    [(name, 0, text) for name, text in game.counters.items()])

@@ -1,10 +1,7 @@
 """Reading phone photos of printed sheets: locating the page, reading the cells, digit/mark classifier."""
 
+from rnwprint.core.report import ADVISED_PX_PER_MM, light_text
 from rnwprint.locale import t
-
-#: a photo that sees the page coarser than this (pixels per millimetre of paper) loses the
-#: strokes of digits: the reader says so and flags more cells
-ADVISED_PX_PER_MM = 4.0
 
 
 def too_coarse(px_per_mm: float) -> bool:
@@ -24,5 +21,4 @@ def light_advice(light: dict[str, int], lang: str = "en") -> str:
     {"dark": cells, "bright": cells} (see photo.read: cells too dark or washed out), or ""."""
     from rnwprint.photo.read import DARK_PAPER
 
-    return " ".join(t(lang, f"audit.{kind}_photo", cells=light[kind], level=DARK_PAPER)
-                    for kind in ("dark", "bright") if light.get(kind))
+    return light_text(light, DARK_PAPER, lang)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
+from rnwprint.audit.entries import Entries, toml_value, typed_in
 from rnwprint.photo import coarse_advice, light_advice, locate, too_coarse
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.sheet import Identity, Sheet
@@ -205,42 +205,21 @@ DAMAGED = "the photo file is damaged"
 def typed_in_text(result: PhotoRead) -> str:
     """The typed-in file a person would write, with every unsure cell marked for review."""
     ident = result.identity
-    lines = [
-        f"# Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
-        f"# {len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
-        *([f"# Note: {result.advice()}"] if result.advice() else []),
-        *([f"# Note: {result.damage_note()}"] if result.damage else []),
-        f'game = "{ident.game}"',
-        f'variant = "{ident.variant}"',
-        "",
-        "[cells]",
+    comments = [
+        f"Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
+        f"{len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
+        *([f"Note: {result.advice()}"] if result.advice() else []),
+        *([f"Note: {result.damage_note()}"] if result.damage else []),
     ]
-    numbers = [c for c in result.sheet.cells.values() if c.kind != "tick"]
-    width = max(len(c.id) for c in numbers)
-    for cell in numbers:
+    cells = []
+    for cell in (c for c in result.sheet.cells.values() if c.kind != "tick"):
         r = result.reads[cell.id]
-        note = f"  # UNSURE: {r.why}" if r.unsure else ""
-        lines.append(f"{cell.id:<{width}} = {_toml_value(r.value)}{note}")
-    counters = result.counters()
-    if counters:
-        lines += ["", "[counters]"]
-        for name, count in counters.items():
-            unsure = [cid for cid in result.unsure if result.sheet.cells[cid].counter == name]
-            note = f"  # UNSURE: check boxes {', '.join(unsure)}" if unsure else ""
-            lines.append(f"{name} = {count}{note}")
-    return "\n".join(lines) + "\n"
-
-
-def _toml_value(value) -> str:
-    if value is None:
-        return '""'
-    if isinstance(value, tuple):  # words (Catan's "red city"); more than one: two pieces on one place
-        return f'"{value[0]}"' if len(value) == 1 else "[" + ", ".join(f'"{v}"' for v in value) + "]"
-    if value == CROSSED:
-        return '"X"'
-    if isinstance(value, Guarded):
-        return f'"({value.value})"'
-    return str(value)
+        cells.append((cell.id, r.value, f"UNSURE: {r.why}" if r.unsure else None))
+    counters = []
+    for name, count in result.counters().items():
+        unsure = [cid for cid in result.unsure if result.sheet.cells[cid].counter == name]
+        counters.append((name, count, f"UNSURE: check boxes {', '.join(unsure)}" if unsure else None))
+    return typed_in(comments, [("game", ident.game, None), ("variant", ident.variant, None)], cells, counters)
 
 
 def as_json(result: PhotoRead) -> dict:
@@ -269,7 +248,7 @@ def _json_value(value):
         return value
     if isinstance(value, tuple):
         return value[0] if len(value) == 1 else list(value)
-    return _toml_value(value).strip('"')
+    return toml_value(value).strip('"')
 
 
 def annotate(result: PhotoRead) -> bytes:
@@ -291,7 +270,7 @@ def annotate(result: PhotoRead) -> bytes:
         p0, p1 = (int(x0 * r), int(y0 * r)), (int(x1 * r), int(y1 * r))
         if read.unsure or read.value not in (None, False):
             cv2.rectangle(image, p0, p1, colour, 2)
-        text = "" if read.value in (None, False) else ("v" if read.value is True else _toml_value(read.value).strip('"'))
+        text = "" if read.value in (None, False) else ("v" if read.value is True else toml_value(read.value).strip('"'))
         if read.unsure:
             text += "?"
         if text:  # inside: as big as fits in a quarter of the box's height and in its width

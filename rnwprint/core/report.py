@@ -6,7 +6,17 @@ import json
 from dataclasses import dataclass, field
 
 from rnwprint.locale import t
-from rnwprint.photo import ADVISED_PX_PER_MM, light_advice
+
+#: a photo that sees the page coarser than this (pixels per millimetre of paper) loses the
+#: strokes of digits: the reader says so and flags more cells
+ADVISED_PX_PER_MM = 4.0
+
+
+def light_text(light: dict[str, int], level: int, lang: str) -> str:
+    """What to do next time about a photo whose light left cells unreadable for sure, as
+    {"dark": cells, "bright": cells}; `level`: the paper grey below which a photo is too dark."""
+    return " ".join(t(lang, f"audit.{kind}_photo", cells=light[kind], level=level)
+                    for kind in ("dark", "bright") if light.get(kind))
 
 
 def decimal(value: float, spec: str, lang: str) -> str:
@@ -34,6 +44,7 @@ class Report:
     coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
     light_photo: dict = field(default_factory=dict)  # cells a photo was too "dark"/"bright" to read for sure
     damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
+    light_level: int = 0  # with light_photo: the paper grey below which the photo reader finds a photo too dark
     lang: str = "es"  # the language the report is written in (audit_file's choice)
 
     def rests_on_unsure(self, v: Violation) -> bool:
@@ -81,7 +92,7 @@ class Report:
             lines.append(t(lang, "audit.coarse_photo", px=decimal(self.coarse_photo, ".1f", lang),
                            good=f"{ADVISED_PX_PER_MM:.0f}"))
         if self.light_photo:
-            lines.append(light_advice(self.light_photo, lang))
+            lines.append(light_text(self.light_photo, self.light_level, lang))
         if self.damaged_photo:
             lines.append(t(lang, "audit.damaged_photo", what=self.damaged_photo))
         return "\n".join(lines)

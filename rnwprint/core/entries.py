@@ -9,7 +9,7 @@ import reprlib
 import tomllib
 from dataclasses import dataclass, field
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
@@ -293,3 +293,37 @@ def _one_edit(a: str, b: str) -> bool:
                                   and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+# --- writing the typed-in format (a blank file, a photo's read): what parse_entries reads --------
+
+Line = tuple[str, object, str | None]  # (key, value as a mark or a word, None: blank; comment or None)
+
+
+def toml_value(value: object) -> str:
+    """A mark or word as the typed-in file writes it: "" for blank, "X", "(4)", 5, "red city"."""
+    if value is None:
+        return '""'
+    if isinstance(value, tuple):  # words (Catan's "red city"); more than one: two pieces on one place
+        return f'"{value[0]}"' if len(value) == 1 else "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if value == CROSSED:
+        return '"X"'
+    if isinstance(value, Guarded):
+        return f'"({value.value})"'
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+def typed_in(comments: list[str], keys: list[Line], cells: list[Line], counters: list[Line]) -> str:
+    """A typed-in sheet file: `comments` (# lines) first, the top-level `keys` (game, variant …),
+    the [cells] table with its ids aligned, then the [counters] table if any."""
+    def line(key: str, value: object, comment: str, width: int = 0) -> str:
+        return f"{key:<{width}} = {toml_value(value)}" + (f"  # {comment}" if comment is not None else "")
+
+    width = max(len(key) for key, _, _ in cells)
+    lines = [f"# {c}" for c in comments] + [line(*k) for k in keys] + ["", "[cells]"]
+    lines += [line(key, value, comment, width) for key, value, comment in cells]
+    if counters:
+        lines += ["", "[counters]"] + [line(*c) for c in counters]
+    return "\n".join(lines) + "\n"
