@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import functools
-import pathlib
 import tomllib
 
 from rnwprint.audit.entries import CROSSED, Entries
 from rnwprint.audit.report import Report, Violation
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, wrap
 from rnwprint.game import Game
@@ -28,7 +28,7 @@ DIE = {  # colour -> (face fill, ink on the face)
     "yellow": ("#f5c800", "#000000"),
     "green": ("#2e9e44", "#ffffff"),
 }
-TEMPLATE = pathlib.Path(__file__).resolve().parent.parent / "templates" / "twenty-one.toml"
+TEMPLATE = data_path("templates", "twenty-one.toml")
 
 INK = "#1a1a1a"
 GREY = "#8c8c8c"
@@ -61,10 +61,6 @@ def layouts() -> tuple[tuple[tuple[int, ...], ...], dict[str, tuple[tuple[str, .
                            f"({', '.join(DIE)})", where)
         sheets[variant] = rows
     return numbers, sheets
-
-
-def cell_ids(variant: str) -> frozenset[str]:
-    return frozenset(cell_id(r, f) for r in range(1, ROWS + 1) for f in range(1, FIELDS + 1))
 
 
 # --- the sheet --------------------------------------------------------------------
@@ -185,6 +181,5 @@ GAME = Game(
     variants=VARIANTS,
     layout_version=LAYOUT_VERSION,
     build=build,
-    cell_ids=cell_ids,
     audit=audit,
 )
