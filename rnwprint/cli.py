@@ -128,8 +128,10 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
+@click.option("--annotate", type=OUTPUT, default=None,
+              help="Write the sheet with each violation drawn in red on it (PNG or PDF); one file only.")
 def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None,
-          jobs: int | None) -> None:
+          jobs: int | None, annotate: pathlib.Path | None) -> None:
     """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
     1 violations, 2 bad input.
 
@@ -141,6 +143,8 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
+    if annotate is not None:
+        _audit_annotated(files, lang, log, as_json, annotate)
     from rnwprint.batch import Failure, cores
 
     worst = 0
@@ -158,6 +162,25 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
                 click.echo(outcome.to_json() if as_json else outcome.to_text(outcome.lang))
                 worst = max(worst, 0 if outcome.valid else 1)
     sys.exit(worst)
+
+
+def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> None:
+    """`audit --annotate`: one file's report, and its sheet with the violations in red."""
+    from rnwprint.audit.annotate import annotated_sheet
+    from rnwprint.app.audit import audit_file
+    from rnwprint.games import get_game
+    from rnwprint.output import check_target, write_atomic
+    from rnwprint.render import render
+
+    if len(files) > 1:
+        raise click.UsageError("--annotate draws one sheet's violations: give one file with it")
+    fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
+    check_target(target, files)
+    report = audit_file(files[0], lang, log)
+    sheet = get_game(report.game).build(report.variant, report.lang, "a4")
+    write_atomic(target, render([annotated_sheet(report, sheet)], fmt)[0], files)
+    click.echo(report.to_json() if as_json else report.to_text(report.lang))
+    sys.exit(0 if report.valid else 1)
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")

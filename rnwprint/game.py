@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,8 +19,11 @@ class Game:
     variants: tuple[str, ...]
     layout_version: int
     build: Callable[[str, str, str], Sheet]  # (variant, lang, page) -> Sheet
-    cell_ids: Callable[[str], frozenset[str]]  # variant -> the ids a typed-in file may use
     audit: Callable[[Entries, str], Report]  # (entries, lang) -> Report
+    # variant -> the ids a typed-in file may use. Default: the built sheet's cells that are not
+    # tick boxes (tests/test_games.py holds every game's to that). Given only where building the
+    # sheet is slow for an audit (a custom tower's rating, a map's first fit).
+    cell_ids: Callable[[str], frozenset[str]] | None = None
     languages: tuple[str, ...] = ("es", "en")
     counters: dict[str, str] = field(default_factory=dict)  # name -> description
     allows_guarded: bool = False
@@ -34,10 +38,35 @@ class Game:
     parse_value: Callable[[object], object] | None = None
     # a game whose layout a seed shuffles (Catan's island): (variant, seed) -> the variant printed
     seeded: Callable[[str, int], str] | None = None
+    # a game whose places are read from a photo by colour (Catan's pencils): (colour BGR
+    # photo, page -> photo homography, Sheet) -> cell id -> a read with id, value, confidence,
+    # unsure and why (as photo.read.CellRead has them)
+    read_places: Callable | None = None
     # the module holding the game's own commands (its COMMANDS: click commands), e.g. Roll to the
     # Top's `tower`; rnwprint.cli adds them (imported only by the command line)
     commands: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.cell_ids is None:
+            object.__setattr__(self, "cell_ids", functools.cache(self.sheet_cell_ids))
+
+    def sheet_cell_ids(self, variant: str) -> frozenset[str]:
+        """The ids of the cells a player writes into on the variant's sheet (not tick boxes:
+        they are counted into counters)."""
+        sheet = self.build(variant, self.languages[0], "a4")
+        return frozenset(cell.id for cell in sheet.cells.values() if cell.kind != "tick")
+
     @property
     def default_variant(self) -> str:
         return self.variants[0]
+
+    def variant_of(self, named: str | None, extra: dict | None = None) -> str | None:
+        """The variant as the game names it: `named` (None: not given, the default), or the
+        custom variant it or the file's `extra` keys make (a tower's code or drawing); None
+        if it names none. ValueError, saying why, for a malformed custom variant."""
+        variant = self.default_variant if named is None else named
+        if self.custom_variant is not None and (extra or variant not in self.variants):
+            custom = self.custom_variant(named, extra or {})
+            if custom is not None:
+                return custom
+        return variant if variant in self.variants else None

@@ -42,3 +42,22 @@ def full_map(starts=("V01", "V07", "V48", "V54"), colours=("red", "blue", "green
         if mine.count(best) >= 2:
             cells[tid] = best
     return cells
+
+
+def pencil_game(seed: int, sheet) -> tuple[dict, dict]:
+    """A finished map drawn in pencil for the photo generator: (what a typed-in file would say,
+    the pencil marks); 2-4 players from random starts, a fifth of the places left blank."""
+    import numpy as np
+
+    from rnwprint.photo.synth_pencil import Pencil
+
+    rng = np.random.default_rng([seed, 18])
+    colours = ["red", "blue", "green", "orange"]
+    rng.shuffle(colours)
+    players = int(rng.integers(2, 5))
+    rim = ["V01", "V03", "V07", "V16", "V22", "V28", "V39", "V48", "V52", "V54"]
+    starts = tuple(rng.choice(rim, players, replace=False))
+    cells = {k: v for k, v in full_map(starts, tuple(colours[:players])).items()
+             if k in sheet.cells and rng.uniform() < 0.8}
+    marks = {k: Pencil(v.split()[0], not v.endswith("village")) for k, v in cells.items()}
+    return {k: (v,) for k, v in cells.items()}, marks

@@ -21,6 +21,19 @@ def pdf_limit(game: str) -> int:
     return PDF_BYTES_PER_PAGE.get(game, DEFAULT_PDF_BYTES_PER_PAGE)
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite the Sheet text dumps in tests/golden/ from the built sheets")
+
+
+def pytest_sessionstart(session):
+    if session.config.getoption("--update-golden"):
+        from sheet_dump import write_dumps
+
+        for path in write_dumps():
+            print(f"rewrote {path}")
+
+
 class CliResult:
     def __init__(self, code: int, out: str, err: str):
         self.code, self.out, self.err = code, out, err

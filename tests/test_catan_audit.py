@@ -227,3 +227,23 @@ def test_bad_files_are_one_line_errors(write, cells, variant, reason):
 def test_a_seeded_map_audits_against_its_own_layout(write):
     report = audit_file(write("s.toml", game_toml({**BASE, "T10": "blue"}, {}, "map-3")), "en")
     assert found(report) == [("town-hall", ("T10",))]
+
+
+def test_annotate_outlines_each_violations_places_in_red(cli, write, tmp_path):
+    from rnwprint.audit.annotate import RED, annotated_sheet
+    from rnwprint.games import GAMES
+    from rnwprint.sheet import Path
+
+    report = audit(write, {**BASE, "E60": "red", "T02": "red"})
+    sheet = GAMES["catan"].build("map", "en", "a4")
+    drawn = annotated_sheet(report, sheet)
+    red = [item.rings[0] for item in drawn.items if isinstance(item, Path) and item.style.stroke == RED]
+    assert sorted(red) == sorted([sheet.cells["E60"].polygon, sheet.cells["T02"].polygon, sheet.cells["V09"].polygon])
+    assert len(sheet.items) == len(drawn.items) - 3 - 2 * 2  # the sheet itself untouched; a label per violation
+    path = write("game.toml", game_toml({**BASE, "E60": "red"}, COUNTERS))
+    for name in ("a.png", "a.pdf"):
+        result = cli("audit", path, "--annotate", tmp_path / name, "--lang", "en")
+        assert result.code == 1 and "E60" in result.out
+        assert (tmp_path / name).read_bytes()[:4] in (b"\x89PNG", b"%PDF")
+    refused = cli("audit", path, path, "--annotate", tmp_path / "b.png")
+    assert refused.code == 2 and "give one file" in refused.err

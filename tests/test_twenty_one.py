@@ -327,7 +327,7 @@ def test_the_shipped_template_loads():
 
 def test_cell_ids_are_r1c1_to_r5c6():
     expected = {"R1C1", "R1C6", "R5C1", "R5C6", "R3C4"}
-    ids = twenty_one.cell_ids("D")
+    ids = twenty_one.GAME.cell_ids("D")
     assert len(ids) == 30 and expected <= ids
     assert not {"R0C1", "R6C1", "R1C0", "R1C7"} & ids
 

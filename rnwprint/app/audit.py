@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import (
-    Entries,
-    _show,
-    load_document,
-    parse_entries,
-    read_start,
-)
+from rnwprint.audit.entries import Entries, load_document, parse_entries, read_start
 from rnwprint.audit.report import Report
 from rnwprint.errors import RnwError
 
@@ -70,7 +64,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     """Audit a typed-in sheet or a photo of one (told apart by the file's first bytes, not its
     name); with `log`, also replay that game log.  The report speaks `lang`, by default the
     sheet's own language (the file's `lang`, the photo's printed sheet), else Spanish."""
-    from rnwprint.games import GAMES, get_game
+    from rnwprint.games import get_game
     from rnwprint.locale import LANGUAGES
 
     unsure: tuple[str, ...] = ()
@@ -96,9 +90,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         name = data.get("game")
         if not isinstance(name, str):
             raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
-        if name not in GAMES:  # said here, cut short: the name may be anything the file holds
-            raise RnwError(f"unknown game {_show(name)}; choose one of: {', '.join(GAMES)}", f"{path}: game")
-        game = get_game(name)
+        game = get_game(name, f"{path}: game", exact=True)
         entries = parse_entries(path, data, game)
     lang = lang or (entries.lang if entries.lang in LANGUAGES else "es")
     report = _apply_rules(game, entries, lang, log)

@@ -213,17 +213,14 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         raise RnwError(f"{_show(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
-    custom = None
-    if game.custom_variant is not None and (extra or variant not in game.variants):
-        try:
-            custom = game.custom_variant(data.get("variant"), extra)
-        except ValueError as e:
-            raise RnwError(str(e), f"{source}: variant") from None
-    if custom is not None:
-        variant = custom
-    elif not isinstance(variant, str) or variant not in game.variants:
+    try:
+        found = game.variant_of(data.get("variant"), extra)
+    except ValueError as e:
+        raise RnwError(str(e), f"{source}: variant") from None
+    if found is None:
         raise RnwError(f"unknown variant {_show(variant)} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")
+    variant = found
     lang = data.get("lang")
     entries = Entries(source, game.name, variant, lang=lang if isinstance(lang, str) else None)
 

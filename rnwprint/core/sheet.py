@@ -41,6 +41,8 @@ class Path:
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle in mm: drawn when added to a Sheet, else a region of the page (layout.page.Box)."""
+
     x: float
     y: float
     w: float
@@ -48,6 +50,14 @@ class Rect:
     style: Style = Style()
     radius: float = 0.0
     role: str = PRINT
+
+    @property
+    def right(self) -> float:
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        return self.y + self.h
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rnwprint.audit.entries import _show
 from rnwprint.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.games import catan, roll_to_the_top, rolling, twenty_one
@@ -10,12 +11,15 @@ GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, 
                                               roll_to_the_top.GAME, catan.GAME)}
 
 
-def get_game(name: str, where: str = "GAME") -> Game:
-    """The game of that name, in any case (Twenty-One, TWENTY-ONE)."""
-    try:
-        return GAMES[name.lower()]
-    except KeyError:
-        raise RnwError(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}", where) from None
+def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[str, ...] = ()) -> Game:
+    """The game of that name, in any case (Twenty-One, TWENTY-ONE) unless `exact` (a typed-in
+    file's name); `among`: the games a command takes (default: every one). The one place an
+    unknown game is refused."""
+    names = among or tuple(GAMES)
+    key = name if exact else name.lower()
+    if key not in names:
+        raise RnwError(f"unknown game {_show(name)}; choose one of: {', '.join(names)}", where)
+    return GAMES[key]
 
 
 def listed_variants(game: Game) -> tuple[str, ...]:
@@ -29,18 +33,15 @@ def listed_variants(game: Game) -> tuple[str, ...]:
 def check_variant(game: Game, variant: str, where: str = "--variant", all_too: bool = True) -> str:
     """The variant as the game names it, given in any case (a for A); `all_too`: whether the
     error offers `all` (for every one)."""
-    variant = {v.lower(): v for v in listed_variants(game)}.get(variant.lower(), variant)
-    if variant not in game.variants and game.custom_variant is not None:
-        try:
-            custom = game.custom_variant(variant, {})
-        except ValueError as e:
-            raise RnwError(str(e), where) from None
-        if custom is not None:
-            return custom
-    if variant not in game.variants:
-        raise RnwError(f"unknown variant {variant!r} for {game.name}; choose one of: "
+    named = {v.lower(): v for v in listed_variants(game)}.get(variant.lower(), variant)
+    try:
+        found = game.variant_of(named)
+    except ValueError as e:
+        raise RnwError(str(e), where) from None
+    if found is None:
+        raise RnwError(f"unknown variant {named!r} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}{' or all' if all_too else ''}", where)
-    return variant
+    return found
 
 
 def game_commands() -> list:

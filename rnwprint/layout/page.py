@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import functools
 import json
-import pathlib
-from dataclasses import dataclass
 
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 from rnwprint.fonts import wrap
 from rnwprint.locale import t
-from rnwprint.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Sheet, Style, Text
+from rnwprint.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Rect, Sheet, Style, Text
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)
@@ -20,28 +19,14 @@ QR_MODULE = 0.9  # decodes from a 72 dpi rendering
 GAP = 3.0
 GREY = "#6b6b6b"  # the footer: light, yet legible printed
 FOOTER_PT = 7.0  # every word a player may read is 7 pt or more
-_ASSETS = pathlib.Path(__file__).resolve().parent.parent / "assets"
 
 
-@dataclass(frozen=True)
-class Box:
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        return self.y + self.h
+Box = Rect  # a region of the page: the Sheet's own rectangle, never drawn
 
 
 @functools.cache
 def marker_rows() -> dict[str, tuple[str, ...]]:
-    data = json.loads((_ASSETS / "markers.json").read_text())
+    data = json.loads(data_path("assets", "markers.json").read_text())
     return {corner: tuple(m["rows"]) for corner, m in data["markers"].items()}
 
 

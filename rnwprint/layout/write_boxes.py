@@ -1,31 +1,37 @@
 """Placing a square write box for every region of a map: inside the region where it fits,
-otherwise in a callout outside the land, joined by a leader line.
+otherwise in a callout on free paper near it, joined to it by a short leader line.
 
-Everything is in page millimetres. No box overlaps another box or a region other than its
-own; callouts sit on no region at all, leaders never run through a box and cross other
-regions and leaders as little as they can.
+Everything is in page millimetres. No box overlaps another box, a leader, an inset frame or a
+region other than its own. Callouts are placed together: each looks at the free spots around
+its region, and the spots are chosen jointly so that no leader crosses another leader or a
+box, and leaders stay short and cross as few other regions as they can (one at most where a
+region has no coast).
 """
 
 from __future__ import annotations
 
-import math
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import nearest_points, polylabel
-from shapely.prepared import prep
+from shapely.ops import polylabel
 
 from rnwprint.errors import RnwError
 from rnwprint.layout.page import Box
 
 GRID = 0.6  # mm between candidate positions inside a region
-CLEARANCE = 0.6  # mm kept free around callouts
-ANGLES = np.radians(np.arange(0, 360, 10))
-DISTANCES = np.arange(7.0, 70.0, 1.5)
-CROSS_REGION, CROSS_LEADER = 25.0, 60.0  # cost of a leader crossing, in mm of leader
+STEP = 1.5  # mm between candidate callout positions
+REACH = 45.0  # mm: the farthest a callout is looked for from its region
+CLEARANCE = 0.6  # mm of free paper between a callout and any land
+GAP = 1.0  # mm between two boxes, and between a box and a leader not its own
+DOT_ROOM = 1.0  # mm between a leader and another callout's anchor dot
+CROSS_REGION = 20.0  # cost of a leader crossing another region, in mm of leader
+CROSS_MORE = 200.0  # and of every region past the first
+KEEP = 400  # best spots per region kept for the joint choice
+SEARCH = 10000  # annealing steps per callout
+ANCHORS = 12  # points round a region's edge a leader may start from
 
 
 @dataclass(frozen=True)
@@ -36,45 +42,23 @@ class Placement:
 
 
 def place(regions: dict[str, BaseGeometry], area: Box, size: float,
-          keep_clear: tuple[Box, ...] = ()) -> dict[str, Placement]:
-    """A Placement for every region; callouts stay inside `area` and off `keep_clear`."""
-    placed = _Placed(regions)
-    homeless = []
+          keep_clear: tuple[Box, ...] = (), frames: tuple[Box, ...] = ()) -> dict[str, Placement]:
+    """A Placement for every region. Callouts stay inside `area`, off `keep_clear`, and on
+    the same side of every inset frame (`frames`) as their region."""
+    placements, homeless = {}, []
     for code in sorted(regions):
         spot = _inside(regions[code], size)
         if spot is None:
             homeless.append(code)
         else:
-            placed.add(Placement(code, _square(spot, size)))
-    land = prep(shapely.union_all(list(regions.values())).buffer(CLEARANCE))
-    spots = {code: _open_water(regions[code], land, area, size, keep_clear) for code in homeless}
-    # Regions far from open water (landlocked ones) choose first, before the coast fills up.
-    for code in sorted(homeless, key=lambda c: (-spots[c][2].min(initial=1e9), c)):
-        placed.add(_callout(code, spots[code], placed, size))
-    return placed.placements
-
-
-class _Placed:
-    """What is placed so far, kept ready for the queries callouts make."""
-
-    def __init__(self, regions: dict[str, BaseGeometry]):
-        self.regions = regions
-        self.codes = list(regions)
-        self.region_tree = shapely.STRtree([regions[c] for c in self.codes])
-        self.placements: dict[str, Placement] = {}
-        self.boxes: list = []  # write boxes
-        self.keep_off: list = []  # boxes and leaders, with clearance: no new box here
-        self.leaders: list = []
-
-    def add(self, p: Placement) -> None:
-        self.placements[p.cell] = p
-        square = shapely.box(p.box.x, p.box.y, p.box.right, p.box.bottom)
-        self.boxes.append(square)
-        self.keep_off.append(square.buffer(CLEARANCE, join_style="mitre"))
-        if p.leader:
-            line = LineString(p.leader)
-            self.leaders.append(line)
-            self.keep_off.append(line.buffer(CLEARANCE))
+            placements[code] = Placement(code, _square(spot, size))
+    if homeless:
+        fixed = [placements[c].box for c in placements]
+        free = _Free(regions, area, size, keep_clear, frames, fixed)
+        spots = {code: free.spots(code) for code in homeless}
+        for code, (cx, cy, anchor, end) in _choose(spots, size).items():
+            placements[code] = Placement(code, _square((cx, cy), size), (anchor, end))
+    return placements
 
 
 def _square(centre: tuple[float, float], size: float) -> Box:
@@ -104,56 +88,231 @@ def _inside(region: BaseGeometry, size: float) -> tuple[float, float] | None:
     return float(xs[best]), float(ys[best])
 
 
-def _open_water(region: BaseGeometry, land, area: Box, size: float, keep_clear):
-    """Box centres off the land, on rings about the region's most central point, with each
-    one's distance to the region."""
-    parts = getattr(region, "geoms", [region])
-    centre = polylabel(max(parts, key=lambda p: p.area), tolerance=0.05)
-    dx = np.tile(np.cos(ANGLES), len(DISTANCES))
-    dy = np.tile(np.sin(ANGLES), len(DISTANCES))
-    dist = np.repeat(DISTANCES, len(ANGLES))
-    xs, ys = centre.x + dx * dist, centre.y + dy * dist
-    half = size / 2
-    ok = (xs - half >= area.x) & (xs + half <= area.right) & (ys - half >= area.y) & (ys + half <= area.bottom)
-    xs, ys = xs[ok], ys[ok]
-    squares = _squares(xs, ys, size)
-    free = ~shapely.intersects(land.context, squares)
-    for b in keep_clear:
-        free &= ~shapely.intersects(shapely.box(b.x, b.y, b.right, b.bottom), squares)
-    return xs[free], ys[free], shapely.distance(region, squares[free])
+class _Free:
+    """The free paper of a map and the callout spots it offers each region."""
+
+    def __init__(self, regions, area: Box, size: float, keep_clear, frames, fixed):
+        self.regions, self.area, self.size = regions, area, size
+        self.frames = [shapely.box(f.x, f.y, f.right, f.bottom) for f in frames]
+        blocked = [shapely.union_all(list(regions.values())).buffer(CLEARANCE)]
+        blocked += [shapely.box(b.x, b.y, b.right, b.bottom) for b in keep_clear]
+        blocked += [shapely.box(b.x, b.y, b.right, b.bottom).buffer(GAP, join_style="mitre") for b in fixed]
+        self.blocked = shapely.union_all(blocked)
+        shapely.prepare(self.blocked)
+        self.boxes = shapely.union_all([shapely.box(b.x, b.y, b.right, b.bottom) for b in fixed + list(keep_clear)])
+        shapely.prepare(self.boxes)
+
+    def spots(self, code: str):
+        """Arrays of box centres, anchors and leader ends, with each spot's cost, best first."""
+        region, size, half = self.regions[code], self.size, self.size / 2
+        frame = next((f for f in self.frames if f.contains(region)), None)
+        x0, y0, x1, y1 = (frame.buffer(-CLEARANCE) if frame else shapely.box(
+            self.area.x, self.area.y, self.area.right, self.area.bottom)).bounds
+        rx0, ry0, rx1, ry1 = region.bounds
+        xs, ys = np.meshgrid(np.arange(max(x0, rx0 - REACH) + half, min(x1, rx1 + REACH) - half + 1e-9, STEP),
+                             np.arange(max(y0, ry0 - REACH) + half, min(y1, ry1 + REACH) - half + 1e-9, STEP))
+        xs, ys = xs.ravel(), ys.ravel()
+        squares = _squares(xs, ys, size)
+        ok = ~shapely.intersects(self.blocked, squares)
+        if frame is None:
+            for f in self.frames:
+                ok &= ~shapely.intersects(f.buffer(CLEARANCE), squares)
+        xs, ys, squares = xs[ok], ys[ok], squares[ok]
+        others = shapely.STRtree([g for c, g in self.regions.items() if c != code])
+        best_cost, best_ends = np.full(len(xs), np.inf), np.zeros((len(xs), 2, 2))
+        for anchor in _anchors(region):  # the leader starts where it crosses least
+            leaders = shapely.shortest_line(anchor, squares)
+            ok = ~shapely.intersects(self.boxes, leaders)
+            for f in self.frames:
+                if f is not frame:
+                    ok &= ~shapely.intersects(f.boundary, leaders)
+            crossed = np.bincount(others.query(leaders, predicate="intersects")[0], minlength=len(leaders))
+            cost = shapely.length(leaders) + CROSS_REGION * crossed + CROSS_MORE * np.maximum(crossed - 1, 0)
+            better = ok & (cost < best_cost)
+            best_cost[better] = cost[better]
+            best_ends[better] = shapely.get_coordinates(leaders[better]).reshape(-1, 2, 2)
+        ok, cost, ends = np.isfinite(best_cost), best_cost, best_ends
+        keep = np.flatnonzero(ok)
+        keep = keep[np.lexsort((xs[keep], ys[keep], cost[keep]))][:KEEP]
+        if not len(keep):
+            raise RnwError(f"no room for the write box of {code} on this page size", "--page")
+        return xs[keep], ys[keep], ends[keep], cost[keep]
 
 
-def _callout(code: str, spots, placed: _Placed, size: float) -> Placement:
-    xs, ys, gaps = spots
-    squares = _squares(xs, ys, size)
-    blocked = np.zeros(len(xs), bool)
-    blocked[np.unique(shapely.STRtree(placed.keep_off).query(squares, predicate="intersects")[0])] = True
-    own = placed.regions[code]
-    inner = own.buffer(-0.5)
-    inner = inner if not inner.is_empty else own
-    boxes = shapely.STRtree(placed.boxes)
-    leaders = np.array(placed.leaders, dtype=object)
-    best, best_score = None, math.inf
-    for i in np.argsort(gaps, kind="stable"):
-        if gaps[i] > best_score:  # a leader is at least as long as the gap it bridges
-            break
-        if blocked[i]:
+def _anchors(region: BaseGeometry) -> list[BaseGeometry]:
+    """Where a leader may start: anywhere a little inside the region's largest part (its
+    nearest point to the box), or one of a few fixed points there: its centre and points
+    round its edge (a leader from one of those may cross fewer other regions)."""
+    part = max(getattr(region, "geoms", [region]), key=lambda p: p.area)
+    centre = polylabel(part, tolerance=0.05)
+    inner = part.buffer(-min(0.8, 0.5 * part.exterior.distance(centre)))
+    if inner.is_empty:
+        return [centre]
+    ring = max(getattr(inner, "geoms", [inner]), key=lambda p: p.area).exterior
+    return [inner, centre] + [ring.interpolate(k / ANCHORS, normalized=True) for k in range(ANCHORS)]
+
+
+def _choose(spots: dict, size: float) -> dict:
+    """One spot per region such that no two boxes, a box and a leader, or two leaders meet,
+    at the least cost in all: a greedy start (the region whose best free spot costs most goes
+    first), then a seeded annealing search over the spots, then each region in turn moves to
+    a cheaper free spot while there is one. Deterministic: the random generator is seeded."""
+    codes = sorted(spots)
+    cost = [spots[c][3] for c in codes]
+    clash = {}  # (r, s) -> boolean matrix: spot i of r clashes with spot j of s
+    for r, s in itertools.combinations(range(len(codes)), 2):
+        m = _clashes(spots[codes[r]], spots[codes[s]], size)
+        if m is not None:
+            clash[r, s], clash[s, r] = m, m.T
+    n = len(codes)
+    near = [[s for s in range(n) if (r, s) in clash] for r in range(n)]
+
+    def free(r, state):
+        ok = np.ones(len(cost[r]), bool)
+        for s in near[r]:
+            if state[s] is not None:
+                ok &= ~clash[r, s][:, state[s]]
+        return ok
+
+    state: list = [None] * n
+    for _ in range(n):
+        firsts = {}
+        for r in range(n):
+            if state[r] is None:
+                ok = np.flatnonzero(free(r, state))
+                firsts[r] = int(ok[0]) if len(ok) else 0  # a clash the search must undo
+        r = max(firsts, key=lambda r: (float(cost[r][firsts[r]]), -r))
+        state[r] = firsts[r]
+
+    def clashes(r, i, state):
+        return sum(bool(clash[r, s][i, state[s]]) for s in near[r])
+
+    penalty = 1000.0
+    total = sum(float(cost[r][state[r]]) for r in range(n)) + penalty * sum(
+        clashes(r, state[r], state) for r in range(n)) / 2
+    best, best_total = list(state), total
+    rng = np.random.default_rng(0)
+    xy = [np.column_stack(spots[c][:2]) for c in codes]
+    steps = SEARCH * n
+    for k in range(steps):
+        heat = 30.0 * (0.002 ** (k / steps))
+        r = int(rng.integers(n))
+        if rng.random() < 0.5:  # a spot next to the current one
+            d = np.abs(xy[r] - xy[r][state[r]]).max(1)
+            near_spots = np.flatnonzero(d <= 2.5 * STEP)
+            i = int(near_spots[rng.integers(len(near_spots))])
+        else:
+            i = int(len(cost[r]) * rng.random() ** 2)
+        if i == state[r]:
             continue
-        start, end = nearest_points(inner, squares[i])
-        line = LineString([start, end])
-        if len(boxes.query(line, predicate="intersects")):
-            continue  # a leader never runs through a write box
-        crossed = sum(placed.codes[j] != code for j in placed.region_tree.query(line, predicate="intersects"))
-        score = line.length + CROSS_REGION * crossed
-        if len(leaders):
-            score += CROSS_LEADER * int(shapely.intersects(line, leaders).sum())
-        if score < best_score:
-            best = Placement(code, _square((float(xs[i]), float(ys[i])), size), (_rounded(start), _rounded(end)))
-            best_score = score
-    if best is None:
-        raise RnwError(f"no room for the write box of {code} on this page size", "--page")
-    return best
+        delta = float(cost[r][i] - cost[r][state[r]]) + penalty * (clashes(r, i, state) - clashes(r, state[r], state))
+        if delta <= 0 or rng.random() < np.exp(-delta / heat):
+            state[r], total = i, total + delta
+            if total < best_total - 1e-9:
+                best, best_total = list(state), total
+    state = best
+    for _ in range(20):
+        changed = False
+        for r in range(n):
+            state[r] = None
+            ok = np.flatnonzero(free(r, state))
+            first = int(ok[0]) if len(ok) else best[r]
+            changed |= first != best[r]
+            state[r] = best[r] = first
+        if not changed:
+            break
+    if any(clashes(r, state[r], state) for r in range(n)):
+        raise RnwError(f"no room for the write boxes of {', '.join(codes)} on this page size", "--page")
+    result = {}
+    for r, code in enumerate(codes):
+        xs, ys, ends, _ = spots[code]
+        i = state[r]
+        (ax, ay), (ex, ey) = ends[i]
+        result[code] = (float(xs[i]), float(ys[i]), (round(ax, 3), round(ay, 3)), (round(ex, 3), round(ey, 3)))
+    return result
 
 
-def _rounded(p: Point) -> tuple[float, float]:
-    return round(p.x, 3), round(p.y, 3)
+def _clashes(one, two, size: float):
+    """Which spots of one region clash with which of another (None: they never can)."""
+    (x1, y1, ends1, _), (x2, y2, ends2, _) = one, two
+    half = size / 2 + GAP
+
+    def extents(xs, ys, ends):  # each spot's box and leader, with the room they keep
+        return (np.minimum(xs - half, ends[..., 0].min(1)) - DOT_ROOM, np.minimum(ys - half, ends[..., 1].min(1)) - DOT_ROOM,
+                np.maximum(xs + half, ends[..., 0].max(1)) + DOT_ROOM, np.maximum(ys + half, ends[..., 1].max(1)) + DOT_ROOM)
+
+    a0, b0, a1, b1 = extents(x1, y1, ends1)
+    c0, d0, c1, d1 = extents(x2, y2, ends2)
+    if a1.max() < c0.min() or c1.max() < a0.min() or b1.max() < d0.min() or d1.max() < b0.min():
+        return None
+    m = np.zeros((len(x1), len(x2)), bool)
+    i, j = np.nonzero((a0[:, None] <= c1[None]) & (c0[None] <= a1[:, None])
+                      & (b0[:, None] <= d1[None]) & (d0[None] <= b1[:, None]))
+    if not len(i):
+        return None
+    xa, ya, xb, yb = x1[i], y1[i], x2[j], y2[j]
+    p, q, u, v = ends1[i, 0], ends1[i, 1], ends2[j, 0], ends2[j, 1]
+    hit = (np.abs(xa - xb) < size + GAP) & (np.abs(ya - yb) < size + GAP)
+    hit |= _segment_meets_box(p, q, xb - half, yb - half, xb + half, yb + half)
+    hit |= _segment_meets_box(u, v, xa - half, ya - half, xa + half, ya + half)
+    hit |= _segments_meet(p, q, u, v)
+    hit |= _distance_to_segment(p, u, v) < DOT_ROOM
+    hit |= _distance_to_segment(u, p, q) < DOT_ROOM
+    m[i, j] = hit
+    return m
+
+
+def _compatible(spots: dict, code: str, chosen: dict, size: float) -> np.ndarray:
+    """Which of `code`'s spots go with the spots already chosen for other regions."""
+    xs, ys, ends, _ = spots[code]
+    a, e = ends[:, 0], ends[:, 1]
+    ok = np.ones(len(xs), bool)
+    half = size / 2 + GAP
+    for other, i in chosen.items():
+        ox, oy, oends, _ = spots[other]
+        sx, sy, (sa, se) = ox[i], oy[i], oends[i]
+        ok &= (np.abs(xs - sx) >= size + GAP) | (np.abs(ys - sy) >= size + GAP)
+        ok &= ~_segment_meets_box(a, e, sx - half, sy - half, sx + half, sy + half)
+        ok &= ~_segment_meets_box(sa, se, xs - half, ys - half, xs + half, ys + half)
+        ok &= ~_segments_meet(a, e, sa, se)
+        ok &= _distance_to_segment(a, sa, se) >= DOT_ROOM
+        ok &= _distance_to_segment(sa, a, e) >= DOT_ROOM
+    return ok
+
+
+def _cross(o, p, q):
+    return (p[..., 0] - o[..., 0]) * (q[..., 1] - o[..., 1]) - (p[..., 1] - o[..., 1]) * (q[..., 0] - o[..., 0])
+
+
+def _segments_meet(p1, p2, q1, q2) -> np.ndarray:
+    """Whether segments p1-p2 and q1-q2 touch or cross (points as (..., 2) arrays)."""
+    d1, d2 = _cross(q1, q2, p1), _cross(q1, q2, p2)
+    d3, d4 = _cross(p1, p2, q1), _cross(p1, p2, q2)
+    return (d1 * d2 <= 0) & (d3 * d4 <= 0)
+
+
+def _segment_meets_box(p, q, x0, y0, x1, y1) -> np.ndarray:
+    """Whether segment p-q touches the rectangle [x0, x1] x [y0, y1] (Liang-Barsky)."""
+    p, q = np.broadcast_arrays(np.asarray(p, float), np.asarray(q, float))
+    x0, y0, x1, y1 = np.broadcast_arrays(x0, y0, x1, y1)
+    shape = np.broadcast_shapes(p.shape[:-1], x0.shape)
+    t0, t1, out = np.zeros(shape), np.ones(shape), np.zeros(shape, bool)
+    dx, dy = q[..., 0] - p[..., 0], q[..., 1] - p[..., 1]
+    for k, room in ((-dx, p[..., 0] - x0), (dx, x1 - p[..., 0]), (-dy, p[..., 1] - y0), (dy, y1 - p[..., 1])):
+        k, room = np.broadcast_arrays(k, room)
+        flat = k == 0
+        out |= flat & (room < 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(flat, 0.0, room / np.where(flat, 1.0, k))
+        t0 = np.where(~flat & (k < 0), np.maximum(t0, r), t0)
+        t1 = np.where(~flat & (k > 0), np.minimum(t1, r), t1)
+    return ~out & (t0 <= t1)
+
+
+def _distance_to_segment(point, p, q) -> np.ndarray:
+    point, p, q = np.broadcast_arrays(np.asarray(point, float), np.asarray(p, float), np.asarray(q, float))
+    d = q - p
+    length2 = (d ** 2).sum(-1)
+    t = np.clip(((point - p) * d).sum(-1) / np.where(length2 == 0, 1.0, length2), 0.0, 1.0)
+    gap = p + t[..., None] * d - point
+    return np.hypot(gap[..., 0], gap[..., 1])

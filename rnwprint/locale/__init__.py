@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import functools
-import pathlib
 import tomllib
 
+from rnwprint.data import data_path
+
 LANGUAGES = ("es", "en")
-_HERE = pathlib.Path(__file__).parent
 
 
 @functools.cache
 def _strings(lang: str) -> dict[str, str]:
-    with open(_HERE / f"{lang}.toml", "rb") as f:
+    with open(data_path("locale", f"{lang}.toml"), "rb") as f:
         data = tomllib.load(f)
     flat: dict[str, str] = {}
     for section, entries in data.items():

@@ -39,6 +39,7 @@ from rnwprint.photo.synth_ink import (
     pen_glyph,
     random_marks,
 )
+from rnwprint.photo.synth_pencil import Pencil, fill_pencil
 from rnwprint.photo.synth_scene import (
     MARKER_IDS,
     _background,
@@ -170,8 +171,10 @@ def synthesize(sheet: Sheet, marks: dict | None = None, seed: int = 0, megapixel
     dpi = int(min(300, max(75, math.ceil(px_per_mm * 25.4 * 1.15 / 25) * 25)))
     page = _PAGES.get(sheet, dpi).copy()
     page_rng = np.random.default_rng([seed, 1])
-    fill_page(page, sheet, marks or {}, page_rng, opts.ink,
+    pencil = {k: v for k, v in (marks or {}).items() if isinstance(v, (Pencil, list))}  # coloured pencil
+    fill_page(page, sheet, {k: v for k, v in (marks or {}).items() if k not in pencil}, page_rng, opts.ink,
               digit_source(opts.handwriting))
+    fill_pencil(page, sheet, pencil, page_rng)
     # paper is never quite white
     paper = np.array([rng.uniform(236, 252), rng.uniform(236, 250), rng.uniform(228, 246)]) / 255
     tint = np.clip(np.arange(256)[:, None] * paper[None, ::-1], 0, 255).astype(np.uint8).reshape(256, 1, 3)

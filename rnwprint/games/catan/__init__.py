@@ -47,6 +47,13 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     return sheets.build_map(identity, geometry.layout(seed_of(variant)))
 
 
+def read_places(image, homography, sheet: Sheet) -> dict:
+    """Game hook for the photo reader: the map's places by pencil colour (photo.py)."""
+    from rnwprint.games.catan.photo import read_map
+
+    return read_map(image, homography, sheet)
+
+
 @functools.cache
 def cell_ids(variant: str) -> frozenset[str]:
     return frozenset(build(variant, "en", "a4").cells)
@@ -64,4 +71,5 @@ GAME = Game(
     custom_variant=custom_variant,
     parse_value=rules.parse_value,
     seeded=seeded,
+    read_places=read_places,
 )

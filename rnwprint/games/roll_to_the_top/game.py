@@ -15,13 +15,13 @@ descending ones are asked for by name (``eiffel-desc``).
 from __future__ import annotations
 
 import functools
-import pathlib
 import re
 import tomllib
 from dataclasses import dataclass
 
 from rnwprint.audit.entries import Entries
 from rnwprint.audit.report import Report, Violation, decimal
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.game import Game
@@ -34,7 +34,7 @@ from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Tex
 
 NAME = "roll-to-the-top"
 LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred
-TEMPLATE = pathlib.Path(__file__).resolve().parents[2] / "templates" / "towers.toml"
+TEMPLATE = data_path("templates", "towers.toml")
 DESC = "-desc"
 CUSTOM = "t."
 LOW, HIGH = 1, tower_sim.HIGHEST
@@ -205,7 +205,7 @@ def title_of(variant: str, lang: str) -> str:
     if builtin:
         name = builtins()[builtin].names[lang]
     else:
-        name = _titled(tower, lang) or t(lang, f"{NAME}.custom", code="").strip()
+        name = _titled(tower, lang) or t(lang, "roll-to-the-top.custom", code="").strip()
     return f"{t(lang, f'{NAME}.title')} — {name}"
 
 
@@ -213,8 +213,8 @@ def _titled(tower: Tower, lang: str) -> str | None:
     """A custom tower's name in the title, "Custom tower 7KD3-M9QX": its code, the one name
     the sheet gives it; None when the code is too long for the title (it is then printed
     under the legend, see `_code`)."""
-    name = t(lang, f"{NAME}.custom", code=grouped(encode(tower)))
-    room = TITLE_ROOM - text_width(t(lang, f"{NAME}.title") + " — ", 16, True)
+    name = t(lang, "roll-to-the-top.custom", code=grouped(encode(tower)))
+    room = TITLE_ROOM - text_width(t(lang, "roll-to-the-top.title") + " — ", 16, True)
     return name if text_width(name, 16, True) <= room else None
 
 
@@ -256,7 +256,7 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     line_h = size * PT * 1.3
     if descending:
         y += line_h
-        sheet.add(Text(box.x, y, t(lang, f"{NAME}.descending"), size, INK, bold=True))
+        sheet.add(Text(box.x, y, t(lang, "roll-to-the-top.descending"), size, INK, bold=True))
     for line in _rules(lang, descending, size, box.w):
         y += line_h
         sheet.add(Text(box.x, y, line, size, INK))
@@ -281,13 +281,13 @@ def build(variant: str, lang: str, page: str) -> Sheet:
 
 @functools.cache
 def _rules(lang: str, descending: bool, size: float, width: float) -> tuple[str, ...]:
-    text = t(lang, f"{NAME}.rules", cmp="≤" if descending else "≥") + " " + t(lang, f"{NAME}.dice_rule")
+    text = t(lang, "roll-to-the-top.rules", cmp="≤" if descending else "≥") + " " + t(lang, "roll-to-the-top.dice_rule")
     return tuple(wrap(text, size, width))
 
 
 def _legend(sheet: Sheet, x: float, y: float, lang: str) -> float:
     """The white die's faces with what each does; returns the bottom of the legend."""
-    label = t(lang, f"{NAME}.white_die")
+    label = t(lang, "roll-to-the-top.white_die")
     sheet.add(Text(x, y + 4.6, label, 7.5, INK, bold=True))
     x += text_width(label, 7.5, True) + 3
     face = 6.0
@@ -297,7 +297,7 @@ def _legend(sheet: Sheet, x: float, y: float, lang: str) -> float:
             sheet.add(Rect(x, y, face, face, FACE, radius=1.0))
             _symbol(sheet, x + face / 2, y + face / 2, symbol)
             x += face + 1
-        words = t(lang, f"{NAME}.{key}")
+        words = t(lang, f"roll-to-the-top.{key}")
         sheet.add(Text(x + 0.5, y + 4.3, words, 7, INK))
         x += text_width(words, 7) + 4
     return y + face
@@ -326,7 +326,7 @@ def _symbol(sheet: Sheet, cx: float, cy: float, symbol: str) -> None:
 def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str) -> tuple[float, float]:
     """The star rating and the simulated rounds; returns the bottom and the right end of the line."""
     star, gap = 4.2, 0.8
-    label = t(lang, f"{NAME}.difficulty")
+    label = t(lang, "roll-to-the-top.difficulty")
     sheet.add(Text(x, y + 3.2, label, 7.5, INK, bold=True))
     x += text_width(label, 7.5, True) + 2.5
     for k in range(5):
@@ -334,7 +334,7 @@ def _difficulty(sheet: Sheet, x: float, y: float, r: tower_sim.Rating, lang: str
         sheet.add(Path((_star(x + star / 2, y + 1.9, star / 2),),
                        Style(fill=GOLD if filled else "#ffffff", stroke="#7a5600" if filled else GREY, width=0.3)))
         x += star + gap
-    figures = t(lang, f"{NAME}.rounds", mean=f"{r.mean:.0f}", p10=f"{r.p10:.0f}", p90=f"{r.p90:.0f}")
+    figures = t(lang, "roll-to-the-top.rounds", mean=f"{r.mean:.0f}", p10=f"{r.p10:.0f}", p90=f"{r.p90:.0f}")
     sheet.add(Text(x + 2, y + 3.2, figures, 7, INK))
     return y + star, x + 2 + text_width(figures, 7)
 
@@ -346,7 +346,7 @@ def _code(sheet: Sheet, box: Box, bottom: float, code: str, lang: str) -> float:
     """A code too long for the title, in lines of its own under the legend, large enough to
     copy: "Tower code:" and the code in groups of four, broken between groups; returns the
     bottom of what was printed."""
-    label = t(lang, f"{NAME}.code", code="").strip()
+    label = t(lang, "roll-to-the-top.code", code="").strip()
     words = [label[:1].upper() + label[1:]] + [g + "-" for g in grouped(code).split("-")]  # a line of its own
     words[-1] = words[-1][:-1]
     lines = [""]
@@ -429,13 +429,13 @@ def _shade(sheet: Sheet, ring: list[tuple[float, float]], side: float) -> None:
 def _label(tower: Tower, i: int, lang: str) -> str:
     row, _ = tower.squares[i]
     place = tower.ids[i][len(row_letters(row)):]
-    parts = [t(lang, f"{NAME}.cell_label", row=row_letters(row), place=place)]
+    parts = [t(lang, "roll-to-the-top.cell_label", row=row_letters(row), place=place)]
     if tower.ground[i]:
-        parts.append(t(lang, f"{NAME}.ground"))
+        parts.append(t(lang, "roll-to-the-top.ground"))
     elif tower.overhang[i]:
-        parts.append(t(lang, f"{NAME}.overhang"))
+        parts.append(t(lang, "roll-to-the-top.overhang"))
     else:
-        parts.append(t(lang, f"{NAME}.rests_on", squares=", ".join(tower.ids[s] for s in tower.supports[i])))
+        parts.append(t(lang, "roll-to-the-top.rests_on", squares=", ".join(tower.ids[s] for s in tower.supports[i])))
     return "; ".join(parts)
 
 
@@ -505,8 +505,8 @@ def _layout(towers, lang, page, descending, progress, rated_elsewhere, ratings) 
 
 def rating_line(label: str, tower: Tower, descending: bool, games: int, lang: str = "en") -> str:
     r = tower_sim.rate(tower, descending, games)
-    return t(lang, f"{NAME}.rating", label=label, squares=counted(lang, "squares", len(tower)),
-             rows=counted(lang, "rows", tower.rows), rule=t(lang, f"{NAME}.rating_descending") if descending else "",
+    return t(lang, "roll-to-the-top.rating", label=label, squares=counted(lang, "squares", len(tower)),
+             rows=counted(lang, "rows", tower.rows), rule=t(lang, "roll-to-the-top.rating_descending") if descending else "",
              games=counted(lang, "games", r.games), mean=decimal(r.mean, ".2f", lang),
              p10=decimal(r.p10, "g", lang), p90=decimal(r.p90, "g", lang),
              stars="★" * r.stars + "☆" * (5 - r.stars), n=r.stars)
@@ -514,7 +514,7 @@ def rating_line(label: str, tower: Tower, descending: bool, games: int, lang: st
 
 def counted(lang: str, key: str, n: int) -> str:
     """"1 square", "2 squares" ("1 casilla", "2 casillas")."""
-    return t(lang, f"{NAME}.{key}_{'1' if n == 1 else 'n'}", n=n)
+    return t(lang, f"roll-to-the-top.{key}_{'1' if n == 1 else 'n'}", n=n)
 
 
 # --- the rules --------------------------------------------------------------------------
@@ -531,7 +531,7 @@ def audit(entries: Entries, lang: str) -> Report:
         if isinstance(mark, int) and LOW <= mark <= HIGH:
             values[i] = mark
         else:
-            violations.append(Violation("bad-value", (cid,), t(lang, f"{NAME}.bad_value", cell=cid, value=mark)))
+            violations.append(Violation("bad-value", (cid,), t(lang, "roll-to-the-top.bad_value", cell=cid, value=mark)))
     for i in sorted(values):
         cid, v = ids[i], values[i]
         if tower.overhang[i]:
@@ -544,13 +544,13 @@ def audit(entries: Entries, lang: str) -> Report:
             if s not in values:
                 key = "support_empty" if entries.cells.get(sid) is None else "support_no_number"
                 violations.append(Violation("support", (cid, sid), t(
-                    lang, f"{NAME}.{key}", cell=cid, support=sid, value=entries.cells.get(sid))))
+                    lang, f"roll-to-the-top.{key}", cell=cid, support=sid, value=entries.cells.get(sid))))
             elif descending and v > values[s]:
                 violations.append(Violation("support", (cid, sid), t(
-                    lang, f"{NAME}.support_high", cell=cid, value=v, below=values[s], support=sid)))
+                    lang, "roll-to-the-top.support_high", cell=cid, value=v, below=values[s], support=sid)))
             elif not descending and v < values[s]:
                 violations.append(Violation("support", (cid, sid), t(
-                    lang, f"{NAME}.support_low", cell=cid, value=v, below=values[s], support=sid)))
+                    lang, "roll-to-the-top.support_low", cell=cid, value=v, below=values[s], support=sid)))
     open_squares = [cid for i, cid in enumerate(ids) if i not in values]
     details = {"complete": not open_squares, "squares": len(ids), "filled": len(values),
                "open": len(open_squares), "open_squares": open_squares,
@@ -579,9 +579,9 @@ def _anchor(tower: Tower, values: dict[int, int], run: list[int], lang: str) -> 
     names = ", ".join(ids[b] for b in beside) or "—"
     cells = tuple(ids[r] for r in run)
     if len(run) == 1:
-        message = t(lang, f"{NAME}.overhang_alone", cell=cells[0], beside=names)
+        message = t(lang, "roll-to-the-top.overhang_alone", cell=cells[0], beside=names)
     else:
-        message = t(lang, f"{NAME}.overhang_run", cells=", ".join(cells), beside=names)
+        message = t(lang, "roll-to-the-top.overhang_run", cells=", ".join(cells), beside=names)
     return [Violation("overhang", cells, message)]
 
 

@@ -13,9 +13,12 @@ from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, cont
 from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
-LAYOUT_VERSION = 2  # 2: the round track's numbers above its boxes, the panel tighter
+LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
 WRITE_BOX = 7.0  # mm: room for one handwritten digit, its id small in a corner
-PANEL_W = 66.0  # mm: legend, tracks and rules to the right of the map
+PANEL_W = 52.0  # mm: tracks and rules to the right of the map
+FOOTER_W = 59.0  # mm: the footer column under the panel (the 5 cm scale bar and its label)
+LEGEND_W, LEGEND_H = 62.0, 22.0  # mm: the colour legend, in a corner of the map's area
+LEGEND_SIDE = {"us": "left", "es": "right"}  # the top corner the land leaves free (Canada, France)
 INK = "#1a1a1a"
 GREY = "#6b6b6b"
 REGION_FILL = {  # light enough for a pen to stand out
@@ -52,6 +55,7 @@ class _Map:
     regions: dict  # cell code -> polygon in page mm
     placements: dict  # cell code -> write box (and leader)
     area: Box
+    legend: Box
     items: tuple  # the drawn map: regions, outlines, inset frames, leaders, write boxes
 
 
@@ -66,22 +70,38 @@ def _fitted(game_name: str, page: str) -> _Map:
 
     board = rolling_rules.load_board(game_name)
     geo = load_map(board.map)
-    content = content_box(page, landscape=True, side_footer=PANEL_W)
-    area = Box(content.x, content.y, content.w - PANEL_W - 4, content.h)
-    pad, east = 3.0, 16.0  # room around the land for callouts; more on the crowded east coast
+    content = content_box(page, landscape=True, side_footer=FOOTER_W)
+    # The map's area reaches the panel; its scale leaves the footer column's width free, and
+    # that strip east of the map holds the callouts of the crowded east coast.
+    area = Box(content.x, content.y, content.w - PANEL_W - 3, content.h)
+    fit_w = content.w - FOOTER_W - 4
+    footer = shapely.box(content.right - FOOTER_W - 2, content.bottom + 3.5 - SIDE_FOOTER_H - 2,
+                         content.right, content.bottom)
+    left = LEGEND_SIDE[board.map] == "left"
+    legend = Box(area.x if left else area.right - LEGEND_W, area.y, LEGEND_W, LEGEND_H)
+    keep_off = shapely.union_all([footer, shapely.box(legend.x, legend.y, legend.right, legend.bottom).buffer(2)])
+    pad = 3.0  # room around the land for callouts
     x0, y0, x1, y1 = geo.bounds
-    scale = min((area.w - pad - east) / (x1 - x0), (area.h - 2 * pad) / (y1 - y0))
-    ox = area.x + pad + (area.w - pad - east - (x1 - x0) * scale) / 2 - x0 * scale
-    oy = area.y + (area.h - (y1 - y0) * scale) / 2 - y0 * scale
-    matrix = (scale, 0, 0, scale, ox, oy)
-    regions = {code: affine_transform(g, matrix) for code, g in geo.cells.items()}
+    scale = min((fit_w - 2 * pad) / (x1 - x0), (area.h - 2 * pad) / (y1 - y0))
+    for _ in range(40):  # shrink until the land leaves the legend and the footer free
+        ox = area.x + (fit_w - (x1 - x0) * scale) / 2 - x0 * scale
+        oy = area.y + (area.h - (y1 - y0) * scale) / 2 - y0 * scale
+        matrix = (scale, 0, 0, scale, ox, oy)
+        regions = {code: affine_transform(g, matrix) for code, g in geo.cells.items()}
+        frames = tuple(Box(bx0 * scale + ox, by0 * scale + oy, (bx1 - bx0) * scale, (by1 - by0) * scale)
+                       for bx0, by0, bx1, by1 in geo.insets)
+        land = list(regions.values()) + [shapely.box(f.x, f.y, f.right, f.bottom) for f in frames]
+        if not shapely.intersects(keep_off, land).any():
+            break
+        scale *= 0.98
     marker = Box(MARGIN, content.bottom - 6 * MARKER_MODULE - 2, 6 * MARKER_MODULE + 2, 6 * MARKER_MODULE + 2)
-    placements = place(regions, area, WRITE_BOX, keep_clear=(marker,))
+    keep_clear = (marker, Box(*footer.bounds[:2], footer.bounds[2] - footer.bounds[0], footer.bounds[3] - footer.bounds[1]),
+                  Box(legend.x - 1, legend.y, legend.w + 1, legend.h + 1))
+    placements = place(regions, area, WRITE_BOX, keep_clear=keep_clear, frames=frames)
 
     items = []
-    for bx0, by0, bx1, by1 in geo.insets:
-        items.append(Rect(bx0 * scale + ox, by0 * scale + oy, (bx1 - bx0) * scale, (by1 - by0) * scale,
-                          Style(stroke="#9a9a9a", width=0.25, dash=(1.2, 0.8))))
+    for f in frames:
+        items.append(Rect(f.x, f.y, f.w, f.h, Style(stroke="#9a9a9a", width=0.25, dash=(1.2, 0.8))))
     for colour, codes in board.regions.items():
         items += [_path(regions[c], Style(fill=REGION_FILL[colour], stroke="#8a8a8a", width=0.15)) for c in codes]
     for colour, codes in board.regions.items():
@@ -95,7 +115,7 @@ def _fitted(game_name: str, page: str) -> _Map:
             items.append(Circle(*start, 0.5, Style(fill="#444444", stroke=None)))
         items.append(Rect(p.box.x, p.box.y, p.box.w, p.box.h, BOX_STYLE))
         items.append(Text(p.box.x + 0.5, p.box.y + 2.0, code, 5.0, GREY, bold=True))
-    return _Map(regions, placements, area, tuple(items))
+    return _Map(regions, placements, area, legend, tuple(items))
 
 
 def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
@@ -105,7 +125,7 @@ def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
     geo = load_map(board.map)
     identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
     sheet, content = new_sheet(identity, t(lang, f"rolling.title_{game_name}"), landscape=True,
-                               credit=t(lang, f"rolling.credit_{game_name}"), side_footer=PANEL_W)
+                               credit=t(lang, f"rolling.credit_{game_name}"), side_footer=FOOTER_W)
     fitted = _fitted(game_name, page)
     sheet.add(*fitted.items)
     for code in board.region_of:  # region by region, as the typed-in template lists them
@@ -116,7 +136,8 @@ def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
         sheet.add_cell(Cell(code, corners, "number", 1, 6, label))
 
     panel_h = sheet.height - MARGIN - SIDE_FOOTER_H - 2 - content.y
-    _panel(sheet, Box(fitted.area.right + 4, content.y, PANEL_W, panel_h), board, lang)
+    _legend(sheet, fitted.legend, board, lang)
+    _panel(sheet, Box(content.right - PANEL_W, content.y, PANEL_W, panel_h), lang)
     return sheet
 
 
@@ -130,8 +151,8 @@ def _path(geom, style: Style, fill: bool = True) -> Path:
     return Path(tuple(rings), style)
 
 
-def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
-    """Legend, round track, powers, the X total and the rules, every word at 7 pt or more."""
+def _legend(sheet: Sheet, box: Box, board, lang: str) -> None:
+    """The die colours and their regions, in a corner of the map the land leaves free."""
     y = box.y + 4
     sheet.add(Text(box.x, y, t(lang, "rolling.regions"), 8.5, INK, bold=True))
     y += 2
@@ -144,7 +165,10 @@ def _panel(sheet: Sheet, box: Box, board, lang: str) -> None:
     sheet.add(Rect(box.x, y, 6, 4.5, Style(fill="#ffffff", stroke="#333333", width=0.5)))
     sheet.add(Text(box.x + 7.5, y + 3.4, t(lang, "rolling.wild"), 7.5, INK))
 
-    y += 12
+
+def _panel(sheet: Sheet, box: Box, lang: str) -> None:
+    """Round track, powers, the X total and the rules, every word at 7 pt or more."""
+    y = box.y + 4
     sheet.add(Text(box.x, y, t(lang, "rolling.rounds"), 8.5, INK, bold=True))
     y += 4
     step = min(8.5, box.w / 8)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rnwprint.audit.entries import load_document
 from rnwprint.errors import RnwError
-from rnwprint.games.rolling.rules import (_R, DICE, DICE_PER_TURN, FACES, ROUNDS, TURNS_PER_ROUND, Board,
+from rnwprint.games.rolling.rules import (DICE, DICE_PER_TURN, FACES, ROUNDS, TURNS_PER_ROUND, Board,
                                           _colour)
 from rnwprint.locale import LANGUAGES, t
 
@@ -61,13 +61,13 @@ def roll_game(seed: int) -> list[Turn]:
 
 def format_turns(game_name: str, turns: list[Turn], seed: int, lang: str) -> str:
     """The turns, readably: a header, then one line per turn under its round."""
-    lines = [t(lang, _R + "roll_title", title=t(lang, _R + game_name), seed=seed,
+    lines = [t(lang, "rolling-audit.roll_title", title=t(lang, f"rolling-audit.{game_name}"), seed=seed,
                rounds=ROUNDS, turns=TURNS_PER_ROUND)]
     for turn in turns:
         if (turn.number - 1) % TURNS_PER_ROUND == 0:
-            lines.append(t(lang, _R + "round", round=turn.round))
+            lines.append(t(lang, "rolling-audit.round", round=turn.round))
         dice = "   ".join(f"{_colour(lang, die):<8} {face}" for die, face in turn.dice)
-        lines.append(f"  {t(lang, _R + 'turn', turn=turn.number):<9} {dice}".rstrip())
+        lines.append(f"  {t(lang, 'rolling-audit.turn', turn=turn.number):<9} {dice}".rstrip())
     return "\n".join(lines) + "\n"
 
 
@@ -79,13 +79,13 @@ def log_text(game_name: str, turns: list[Turn], lang: str = "en", seed: int | No
     """A game log (TOML) for `turns`. Turns without writes get one blank write per die to
     fill in, so `log_text(game, roll_game(seed), lang, seed)` is the skeleton `roll -o`
     writes; turns with writes are written as they are (a complete, replayable log)."""
-    lines = [f"# {line}" if line else "#" for line in t(lang, _R + "log_help").splitlines()]
+    lines = [f"# {line}" if line else "#" for line in t(lang, "rolling-audit.log_help").splitlines()]
     lines += ["", f"game = {_toml_str(game_name)}"]
     if seed is not None:
         lines.append(f"seed = {seed}")
     for turn in turns:  # dice by the language's names (the reader takes either language's)
         dice = ", ".join(f"{_colour(lang, die)} = {face}" for die, face in turn.dice)
-        lines += ["", f"[[turn]]  # {t(lang, _R + 'turn', turn=turn.number)}",
+        lines += ["", f"[[turn]]  # {t(lang, 'rolling-audit.turn', turn=turn.number)}",
                   f"round = {turn.round}", f"dice = {{ {dice} }}"]
         if turn.writes:
             for w in turn.writes:
@@ -98,7 +98,7 @@ def log_text(game_name: str, turns: list[Turn], lang: str = "en", seed: int | No
                         lines.append(f"{key} = true")
         else:
             for die, face in turn.dice:
-                hint = t(lang, _R + "log_write_hint", die=_colour(lang, die), face=face)
+                hint = t(lang, "rolling-audit.log_write_hint", die=_colour(lang, die), face=face)
                 lines += ["[[turn.write]]", f"die = {_toml_str(_colour(lang, die))}", f'cell = ""  # {hint}']
     return "\n".join(lines) + "\n"
 
@@ -136,7 +136,7 @@ class GameLog:
 def _die_names() -> dict[str, str]:
     names = {die: die for die in DICE}
     for lang in LANGUAGES:
-        names.update({t(lang, _R + die).lower(): die for die in DICE})
+        names.update({t(lang, f"rolling-audit.{die}").lower(): die for die in DICE})
     return names
 
 

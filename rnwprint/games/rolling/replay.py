@@ -8,7 +8,7 @@ import pathlib
 from rnwprint.audit.entries import CROSSED, Entries, Guarded
 from rnwprint.audit.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
-from rnwprint.games.rolling.rules import (_END, _R, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
+from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
                                           WILD, Board, _audit, _cell, _colour, _show)
 from rnwprint.locale import t
 
@@ -27,7 +27,7 @@ class _Replay:
         self.turn = 0
 
     def add(self, rule: str, cells: tuple[str, ...], key: str, merge: object = None, **values) -> None:
-        message = t(self.lang, _R + key, turn=self.turn, **values)
+        message = t(self.lang, f"rolling-audit.{key}", turn=self.turn, **values)
         self.found.append((self.turn, merge, Violation(rule, cells, message)))
 
     def cell(self, code: str) -> str:
@@ -35,7 +35,7 @@ class _Replay:
 
     def die(self, die: str, face: int | None = None) -> str:
         name = _colour(self.lang, die)
-        return name if face is None else t(self.lang, _R + "die_face", die=name, face=face)
+        return name if face is None else t(self.lang, "rolling-audit.die_face", die=name, face=face)
 
     # the neighbour rule, without powers
     def legal(self, code: str, face: int) -> bool:
@@ -145,23 +145,23 @@ def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
     seeded = roll_game(log.seed) if log.seed is not None else []
 
     def show(dice: tuple[tuple[str, int], ...]) -> str:
-        return ", ".join(t(lang, _R + "die_face", die=_colour(lang, d), face=f) for d, f in dice)
+        return ", ".join(t(lang, "rolling-audit.die_face", die=_colour(lang, d), face=f) for d, f in dice)
 
     drawn: dict[int, set[str]] = {}
     for turn in log.turns:
         n = turn.number
         if n == TURNS + 1:
-            found.append((n, Violation("round-count", (), t(lang, _R + "too_many_turns", turn=n,
+            found.append((n, Violation("round-count", (), t(lang, "rolling-audit.too_many_turns", turn=n,
                                                             rounds=ROUNDS, turns=TURNS))))
         bag = drawn.setdefault(turn.round, set())
         for die, _ in turn.dice:
             if die in bag:
-                found.append((n, Violation("dice-bag", (), t(lang, _R + "dice_bag", turn=n,
+                found.append((n, Violation("dice-bag", (), t(lang, "rolling-audit.dice_bag", turn=n,
                                                              die=_colour(lang, die), round=turn.round))))
             bag.add(die)
         if seeded and n <= TURNS and turn.dice != seeded[n - 1].dice:
             found.append((n, Violation("seed-mismatch", (), t(
-                lang, _R + "seed_mismatch", turn=n, seed=log.seed, log=show(turn.dice),
+                lang, "rolling-audit.seed_mismatch", turn=n, seed=log.seed, log=show(turn.dice),
                 seeded=show(seeded[n - 1].dice)))))
     return found
 
@@ -196,7 +196,7 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     counters = sheet.details["counters"]
     run.turn = _END
     for power in POWERS:
-        name = t(lang, _R + power)
+        name = t(lang, f"rolling-audit.{power}")
         if run.uses[power] > USES:
             run.add("power-count", (), "power_count_log", ("power-count", power), power=name,
                     count=run.uses[power], fourth=run.fourth[power], most=USES)

@@ -92,17 +92,16 @@ Choices where the rules are silent
 from __future__ import annotations
 
 import functools
-import pathlib
 import tomllib
 from dataclasses import dataclass
 
 from rnwprint.audit.entries import CROSSED, Entries, Guarded, Mark
 from rnwprint.audit.report import Report, Violation
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 from rnwprint.locale import t
 
 GAMES = ("rolling-america", "rolling-espana")
-TEMPLATES = pathlib.Path(__file__).resolve().parents[2] / "templates"
 
 DICE = ("red", "blue", "green", "yellow", "orange", "purple", "white")
 WILD = "white"
@@ -122,7 +121,6 @@ SHEET_RULES = ("bad-value", "neighbour", "guard-count", "power-count", "round-co
 UNKNOWN = "?"  # a cell written with a die of unknown face (not rolled that turn)
 _END = 10**9  # sort key of the end-of-log checks
 
-_R = "rolling-audit."
 
 
 # --- the board ----------------------------------------------------------------------
@@ -144,12 +142,12 @@ class Board:
 @functools.cache
 def load_board(game_name: str) -> Board:
     """The board of rolling-america or rolling-espana (cached: the same object each time)."""
+    from rnwprint.games import get_game
     from rnwprint.geo.maps import load_map  # shapely loads only when a board is needed
     from rnwprint.geo.maps import neighbours as map_neighbours
 
-    if game_name not in GAMES:
-        raise RnwError(f"unknown game {game_name!r}; choose one of: {', '.join(GAMES)}", "GAME")
-    path = TEMPLATES / f"{game_name}.toml"
+    get_game(game_name, exact=True, among=GAMES)  # refused as every unknown game is
+    path = data_path("templates", f"{game_name}.toml")
     where = str(path)
     try:
         with open(path, "rb") as f:
@@ -194,11 +192,11 @@ def _cell(board: Board, code: str) -> str:
 
 
 def _colour(lang: str, die: str) -> str:
-    return t(lang, _R + die)
+    return t(lang, f"rolling-audit.{die}")
 
 
 def _show(lang: str, mark: Mark | None) -> str:
-    return t(lang, _R + "blank") if mark is None else str(mark)
+    return t(lang, "rolling-audit.blank") if mark is None else str(mark)
 
 
 # --- the audit of a finished sheet --------------------------------------------------------
@@ -234,7 +232,7 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
                 circled.append(code)
             if value not in FACES:
                 found["bad-value"].append(Violation("bad-value", (code,), t(
-                    lang, _R + "bad_value", cell=_cell(board, code), value=mark)))
+                    lang, "rolling-audit.bad_value", cell=_cell(board, code), value=mark)))
                 continue
             r_numbers += 1
             if not isinstance(mark, Guarded):
@@ -246,23 +244,23 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
         va, vb = free.get(a), free.get(b)
         if va is not None and vb is not None and abs(va - vb) > 1:
             found["neighbour"].append(Violation("neighbour", (a, b), t(
-                lang, _R + "neighbour", a=_cell(board, a), va=va, b=_cell(board, b), vb=vb)))
+                lang, "rolling-audit.neighbour", a=_cell(board, a), va=va, b=_cell(board, b), vb=vb)))
 
     if len(circled) > counters["guard"]:
         found["guard-count"].append(Violation("guard-count", tuple(sorted(circled)), t(
-            lang, _R + "guard_count", count=len(circled), ticked=counters["guard"])))
+            lang, "rolling-audit.guard_count", count=len(circled), ticked=counters["guard"])))
     for power in POWERS:
         if counters[power] > USES:
             found["power-count"].append(Violation("power-count", (), t(
-                lang, _R + "power_count", power=t(lang, _R + power), counter=power,
+                lang, "rolling-audit.power_count", power=t(lang, f"rolling-audit.{power}"), counter=power,
                 count=counters[power], most=USES)))
     if counters["rounds"] > ROUNDS:
         found["round-count"].append(Violation("round-count", (), t(
-            lang, _R + "round_count", count=counters["rounds"], most=ROUNDS)))
+            lang, "rolling-audit.round_count", count=counters["rounds"], most=ROUNDS)))
     most = TURNS * DICE_PER_TURN + min(counters["dupe"], USES)
     if numbers > most:
         found["number-count"].append(Violation("number-count", (), t(
-            lang, _R + "number_count", count=numbers, most=most)))
+            lang, "rolling-audit.number_count", count=numbers, most=most)))
 
     violations = [v for rule in SHEET_RULES for v in sorted(found[rule], key=lambda v: v.cells)]
     details = {

@@ -16,7 +16,6 @@ from rnwprint.games.twenty_one.sheet import (  # noqa: F401  (the game's names, 
     bonus,
     build,
     cell_id,
-    cell_ids,
     layouts,
 )
 
@@ -26,6 +25,5 @@ GAME = Game(
     variants=VARIANTS,
     layout_version=LAYOUT_VERSION,
     build=build,
-    cell_ids=cell_ids,
     audit=audit,
 )

@@ -4,9 +4,9 @@ die face (a number and a colour). Layout data lives in templates/twenty-one.toml
 from __future__ import annotations
 
 import functools
-import pathlib
 import tomllib
 
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 from rnwprint.fonts import PT, wrap
 from rnwprint.layout.page import Box, new_sheet
@@ -25,7 +25,7 @@ DIE = {  # colour -> (face fill, ink on the face)
     "yellow": ("#f5c800", "#000000"),
     "green": ("#2e9e44", "#ffffff"),
 }
-TEMPLATE = pathlib.Path(__file__).resolve().parents[2] / "templates" / "twenty-one.toml"
+TEMPLATE = data_path("templates", "twenty-one.toml")
 
 INK = "#1a1a1a"
 GREY = "#8c8c8c"
@@ -58,10 +58,6 @@ def layouts() -> tuple[tuple[tuple[int, ...], ...], dict[str, tuple[tuple[str, .
                            f"({', '.join(DIE)})", where)
         sheets[variant] = rows
     return numbers, sheets
-
-
-def cell_ids(variant: str) -> frozenset[str]:
-    return frozenset(cell_id(r, f) for r in range(1, ROWS + 1) for f in range(1, FIELDS + 1))
 
 
 # --- the sheet --------------------------------------------------------------------
