@@ -21,7 +21,7 @@ from common import machine  # noqa: E402
 from catan_support import pencil_game  # noqa: E402
 from rnwprint.games import get_game  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
-from rnwprint.photo.synth import make_photo  # noqa: E402
+from support.synth import make_photo  # noqa: E402
 
 FIRST_SEED = 1000
 

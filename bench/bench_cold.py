@@ -40,7 +40,7 @@ ONE_THREAD = {var: "1" for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "M
 MAKE = """
 import pathlib, sys
 from rnwprint.games import GAMES
-from rnwprint.photo import synth
+from support import synth  # tests/support, on sys.path through common
 out = pathlib.Path(sys.argv[1])
 for seed, name in enumerate(sys.argv[2:], start=3000):
     game = GAMES[name]

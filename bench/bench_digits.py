@@ -25,7 +25,7 @@ from common import machine, median_ms  # noqa: E402
 
 import train_digits  # noqa: E402  (synthetic crosses, the same generator as training, other seeds)
 from rnwprint.photo import digits as D  # noqa: E402
-from rnwprint.photo import synth  # noqa: E402
+from support import synth  # noqa: E402  (tests/support, on sys.path through common)
 from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
 
 THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)

@@ -2,7 +2,7 @@
 
     python bench/bench_locate.py [--photos 10] [--megapixels 12] [--repeat 5]
 
-Generates the photos first (rnwprint.photo.synth: the four games in turn, random tilt up
+Generates the photos first (tests/support/synth.py: the four games in turn, random tilt up
 to 30 degrees, rotation, light, shadow, curl, blur, noise, JPEG 70-95), then times, for
 each photo, the median of `repeat` runs of every stage, and prints the median over the
 photos: wall-clock and CPU time (the machine may be shared; CPU time is what one core
@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.photo import locate as L  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
-from rnwprint.photo.synth import random_marks, synthesize  # noqa: E402
+from support.synth import random_marks, synthesize  # noqa: E402  (tests/support, on sys.path through common)
 
 PX_PER_MM = 8.0
 

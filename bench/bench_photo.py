@@ -4,7 +4,7 @@
     python bench/bench_photo.py --calibrate --photos 200  # the confidence table on seeds 5000-5199
     python bench/bench_photo.py --writers uci    # the same photos written by other writers
 
-Photos come from rnwprint.photo.synth: our own sheets filled in with held-out MNIST digits
+Photos come from tests/support/synth.py: our own sheets filled in with held-out MNIST digits
 (never used in training), crosses, circles and ticks, photographed with random tilt (up to
 30 degrees), rotation, light, shadow, curl, blur, noise and JPEG, at 1-12 MP. The
 calibration set uses other seeds than the figures, so the threshold is not fitted to them.
@@ -35,7 +35,7 @@ from common import machine  # noqa: E402
 
 from rnwprint.audit.entries import Guarded  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
-from rnwprint.photo import synth  # noqa: E402
+from support import synth  # noqa: E402  (tests/support, on sys.path through common)
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")

@@ -9,6 +9,9 @@ import subprocess
 import sys
 import time
 
+# the test-photo generator lives in tests/support (not in the runtime package): `from support import synth`
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent / "tests"))
+
 
 def machine() -> str:
     cpu = platform.processor() or platform.machine()

@@ -15,6 +15,11 @@ MOVED = {
     "rnwprint.audit.run": "rnwprint.app.audit",
     "rnwprint.errors": "rnwprint.core.errors",
     "rnwprint.sheet": "rnwprint.core.sheet",
+    # the test-photo generator left the runtime package: importable only with tests/ on sys.path
+    "rnwprint.photo.synth": "support.synth",
+    "rnwprint.photo.synth_ink": "support.synth_ink",
+    "rnwprint.photo.synth_pencil": "support.synth_pencil",
+    "rnwprint.photo.synth_scene": "support.synth_scene",
     "rnwprint.audit.template": "rnwprint.app.blank",
     "rnwprint.cli_tower": "rnwprint.games.roll_to_the_top.commands",  # `template`: rnwprint.cli_template
     "rnwprint.games.tower_sim": "rnwprint.games.roll_to_the_top.sim",

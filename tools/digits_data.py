@@ -46,7 +46,7 @@ MORE_COPIES = 2  # augmented copies of every further MNIST digit (there are six 
 X_COUNT = 9000  # synthetic crosses in training
 ELASTIC = 0.5  # share of augmented digits that are also elastically distorted
 
-# photo crops: TRAIN digits written into our sheets, photographed (rnwprint.photo.synth) and
+# photo crops: TRAIN digits written into our sheets, photographed (tests/support/synth.py) and
 # cut out by the real reader, so the network also sees what a phone camera makes of ink
 PHOTO_SEEDS = range(20000, 21800)  # disjoint from the benchmark (1000+) and calibration (5000+)
 PHOTO_MEGAPIXELS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
@@ -349,7 +349,11 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     cv2.setNumThreads(1)
     from rnwprint.audit.entries import CROSSED, Guarded
     from rnwprint.games import GAMES
-    from rnwprint.photo import locate, read, synth
+    from rnwprint.photo import locate, read
+
+    if str(ROOT / "tests") not in sys.path:  # the photo generator: tests/support
+        sys.path.insert(0, str(ROOT / "tests"))
+    from support import synth
 
     name = PHOTO_SHEETS[seed % len(PHOTO_SHEETS)]
     game = GAMES[name]

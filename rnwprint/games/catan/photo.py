@@ -42,7 +42,7 @@ class PlaceRead:
 
 
 def _pencils() -> tuple[list[str], np.ndarray]:
-    from rnwprint.photo.synth_pencil import PENCILS
+    from rnwprint.games.catan.pencils import PENCILS
     names = list(PENCILS)
     ref = np.array([[1 - c / 255 for c in reversed(PENCILS[n])] for n in names], np.float32)  # BGR absorption
     ref = ref - ref.min(axis=1, keepdims=True)  # as pencil pixels are compared: by their chroma

@@ -17,8 +17,7 @@ import numpy as np
 
 from rnwprint.sheet import Sheet
 
-# RGB of a firm stroke of each pencil on white paper
-PENCILS = {"red": (205, 45, 50), "blue": (45, 85, 195), "green": (45, 145, 70), "orange": (240, 135, 30)}
+from rnwprint.games.catan.pencils import PENCILS  # noqa: F401  (RGB of a firm stroke of each pencil)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The camera and the scene for the synthetic photos: a pinhole camera over a curled page,
 marker placement and crop-outs, the table background, uneven light, cast shadows and a thumb.
-Split out of rnwprint.photo.synth."""
+Split out of support.synth."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 from rnwprint.sheet import Matrix, Sheet
 
 if TYPE_CHECKING:
-    from rnwprint.photo.synth import PhotoOptions
+    from support.synth import PhotoOptions
 
 MARKER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 

@@ -1,6 +1,6 @@
 """Handwriting for the synthetic photos: digit glyph sources (held-out MNIST or font
 stand-ins), pen strokes, the marks written into a sheet's cells (`fill_page`) and plausible
-random marks (`random_marks`). Split out of rnwprint.photo.synth, which re-exports these names."""
+random marks (`random_marks`). Split out of support.synth, which re-exports these names."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import cv2
 import numpy as np
 
 from rnwprint.audit.entries import CROSSED, Guarded
+from rnwprint.data import data_path
 from rnwprint.sheet import Sheet
 
-HELDOUT = pathlib.Path(__file__).resolve().parent.parent / "assets" / "photo" / "heldout-digits.npz"
+HELDOUT = data_path("photo", "heldout-digits.npz")
 
 INKS = {  # RGB, as a ballpoint or felt pen looks on white paper
     "blue": ((22, 42, 130), (40, 70, 170)),

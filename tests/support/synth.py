@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rnwprint.photo.synth_ink import (
+from support.synth_ink import (
     HELDOUT,
     INKS,
     DigitSource,
@@ -39,8 +39,8 @@ from rnwprint.photo.synth_ink import (
     pen_glyph,
     random_marks,
 )
-from rnwprint.photo.synth_pencil import Pencil, fill_pencil
-from rnwprint.photo.synth_scene import (
+from support.synth_pencil import Pencil, fill_pencil
+from support.synth_scene import (
     MARKER_IDS,
     _background,
     _Camera,
