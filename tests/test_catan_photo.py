@@ -99,3 +99,18 @@ def test_decisions(kind, coverage, colours, value, unsure):
     mean = sum(ref[names.index(c)] * v for c, v in colours.items())
     read = catan_photo._decide("X", kind, votes, mean, size, names, ref)
     assert read.value == value and read.unsure == unsure
+
+
+def test_a_coarse_photo_flags_what_a_sharp_one_decides():
+    names, ref = catan_photo._pencils()
+    mean = ref[names.index("red")]
+    for coverage, sharp in ((0.5, ("red city",)), (0.02, None)):
+        votes = _votes(red=1) * coverage * 1000
+        decided = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=False)
+        flagged = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=True)
+        assert decided.value == sharp and not decided.unsure and flagged.unsure
+
+
+def test_how_finely_the_photo_sees_the_page():
+    homography = np.array([[4.0, 0, 10], [0, 4.0, 20], [0, 0, 1]])
+    assert catan_photo._px_per_mm(homography, (0, 0, 100, 100)) == pytest.approx(4.0)
