@@ -16,12 +16,12 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
-from common import machine  # noqa: E402
+from catan_support import pencil_game
+from common import machine
 
-from catan_support import pencil_game  # noqa: E402
-from rnwprint.games import get_game  # noqa: E402
-from rnwprint.photo.pipeline import read_photo  # noqa: E402
-from rnwprint.photo.synth import make_photo, random_marks  # noqa: E402
+from rnwprint.games import get_game
+from rnwprint.photo.pipeline import read_photo
+from rnwprint.photo.synth import make_photo, random_marks
 
 FIRST_SEED = 1000
 
