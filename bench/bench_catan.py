@@ -11,21 +11,21 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
-from common import machine, median_ms  # noqa: E402
+from catan_support import full_map
+from common import machine, median_ms
 
-from catan_support import full_map  # noqa: E402
-from rnwprint.audit.entries import Entries  # noqa: E402
-from rnwprint.games import get_game  # noqa: E402
-from rnwprint.render.pdf import render_pdf  # noqa: E402
-from rnwprint.render.svg import render_svg  # noqa: E402
+from rnwprint.audit.entries import Entries
+from rnwprint.games import get_game
+from rnwprint.render.pdf import render_pdf
+from rnwprint.render.svg import render_svg
 
 
 def main() -> None:
     game = get_game("catan")
     print(f"machine: {machine()}")
     for variant in ("map", "map-7", "notes"):
-        pdf_ms = median_ms(lambda: render_pdf([game.build(variant, "es", "a4")]))
-        svg_ms = median_ms(lambda: render_svg(game.build(variant, "es", "a4")))
+        pdf_ms = median_ms(lambda v=variant: render_pdf([game.build(v, "es", "a4")]))
+        svg_ms = median_ms(lambda v=variant: render_svg(game.build(v, "es", "a4")))
         size = len(render_pdf([game.build(variant, "es", "a4")]))
         print(f"{variant}: build + render, median of 30: PDF {pdf_ms:.1f} ms (map target <= 60), "
               f"SVG {svg_ms:.1f} ms; PDF {size / 1000:.1f} KB")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from catan_support import full_map, game_toml
+
 from rnwprint.audit.run import audit_file
 from rnwprint.errors import RnwError
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from catan_support import game_toml, pencil_game
+
 from rnwprint.audit.run import audit_file
 from rnwprint.games import GAMES
 from rnwprint.games.catan import photo as catan_photo
@@ -41,7 +41,7 @@ def test_every_place_is_read_or_flagged(photographed):
 
 
 def test_a_photo_audits_as_its_typed_in_file(photographed, write):
-    sheet, truth, path, result = photographed[0]
+    _, truth, path, result = photographed[0]
     read = {cid: list(value) if len(value) > 1 else value[0] for cid, value in result.entries().cells.items()}
     assert sum(read.get(k) == v[0] for k, v in truth.items()) >= 0.99 * len(truth)
     typed = audit_file(write("game.toml", game_toml(read, {})), "en")
@@ -54,7 +54,7 @@ def test_read_writes_a_typed_in_file_the_audit_takes(photographed, cli, tmp_path
     _, truth, path, _ = photographed[1]
     assert cli("read", path, "-o", tmp_path / "read.toml").code == 0
     text = (tmp_path / "read.toml").read_text()
-    some = sorted(truth)[0]
+    some = min(truth)
     assert f'{some} = "{truth[some][0]}"' in text
     assert cli("audit", tmp_path / "read.toml").code in (0, 1)
 
@@ -99,3 +99,18 @@ def test_decisions(kind, coverage, colours, value, unsure):
     mean = sum(ref[names.index(c)] * v for c, v in colours.items())
     read = catan_photo._decide("X", kind, votes, mean, size, names, ref)
     assert read.value == value and read.unsure == unsure
+
+
+def test_a_coarse_photo_flags_what_a_sharp_one_decides():
+    names, ref = catan_photo._pencils()
+    mean = ref[names.index("red")]
+    for coverage, sharp in ((0.5, ("red city",)), (0.02, None)):
+        votes = _votes(red=1) * coverage * 1000
+        decided = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=False)
+        flagged = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=True)
+        assert decided.value == sharp and not decided.unsure and flagged.unsure
+
+
+def test_how_finely_the_photo_sees_the_page():
+    homography = np.array([[4.0, 0, 10], [0, 4.0, 20], [0, 0, 1]])
+    assert catan_photo._px_per_mm(homography, (0, 0, 100, 100)) == pytest.approx(4.0)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from page_boxes import overlap, text_box
 from shapely.geometry import Polygon, box
 
-from page_boxes import overlap, text_box
 from rnwprint.games import GAMES
 from rnwprint.sheet import Identity, Text
 

@@ -3,11 +3,14 @@ typed-in file may use are the built sheet's writable cells, the counters are its
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rnwprint.errors import RnwError
 from rnwprint.games import GAMES, check_variant, get_game, listed_variants
 from rnwprint.games import roll_to_the_top as rtt
+from rnwprint.sheet import IDENTITY, MARKER, PRINT
 
 VARIANTS = [(name, v) for name, g in GAMES.items() for v in listed_variants(g)]
 
@@ -67,3 +70,24 @@ def test_variants_are_named_by_one_check():
         check_variant(GAMES["twenty-one"], "G")
     with pytest.raises(ValueError, match="."):
         tower.variant_of("t.!!!")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_sheet_carries_four_markers_and_one_identity_code_by_role(name):
+    game = GAMES[name]
+    sheet = game.build(game.default_variant, "en", "letter")
+    markers, codes = sheet.having(MARKER), sheet.having(IDENTITY)
+    assert [(type(m).__name__, len(m.rows), m.module) for m in markers] == [("Matrix", 6, 2.0)] * 4
+    assert [(type(c).__name__, len(c.rows)) for c in codes] == [("Matrix", 29)]
+    assert {i.role for i in sheet.items} == {PRINT, MARKER, IDENTITY}
+
+
+def test_the_photo_reader_finds_the_code_and_markers_by_role_not_shape():
+    from rnwprint.photo.locate import marker_quads, qr_quad
+
+    sheet = GAMES["twenty-one"].build("A", "es", "a4")
+    (code,) = sheet.having(IDENTITY)
+    assert qr_quad(sheet)[0].tolist() == [code.x, code.y]
+    assert sorted(marker_quads(sheet)) == [0, 1, 2, 3]
+    sheet.items = [dataclasses.replace(i, role=PRINT) if i.role != PRINT else i for i in sheet.items]
+    assert qr_quad(sheet) is None and marker_quads(sheet) == {}

@@ -11,7 +11,7 @@ from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top.tower import from_picture, parse_ascii
 from rnwprint.locale import t
-from rnwprint.sheet import Path, Rect, Text
+from rnwprint.sheet import IDENTITY, Path, Rect, Text
 
 READ_PT = 7.0  # rules, labels, headings, footer: anything a player reads
 ID_PT = 5.0  # a cell's id printed small in its own box: legible printed, out of the pen's way
@@ -128,7 +128,8 @@ def test_a_small_tower_grows_to_25_mm_squares_and_stands_in_the_middle_of_its_ro
     assert all(b[2] - b[0] == pytest.approx(25.0) for b in cells)
     top, bottom = min(b[1] for b in cells), max(b[3] for b in cells)
     legend = max(i.y for i in sheet.items if isinstance(i, Text) and "rounds" in i.text)
-    qr_top = min(i.y for i in sheet.items if type(i).__name__ == "Matrix" and len(i.rows) > 10)
+    (qr,) = sheet.having(IDENTITY)
+    qr_top = qr.y
     # as much room above the tower (below the legend) as below it (above the QR code)
     assert (top - legend) == pytest.approx(qr_top - bottom, abs=6)
     assert top - legend > 40

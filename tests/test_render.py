@@ -16,7 +16,7 @@ from rnwprint.games import GAMES
 from rnwprint.layout.page import MARGIN, PAGE_SIZES
 from rnwprint.render import render
 from rnwprint.render.png import render_image
-from rnwprint.sheet import Identity, Matrix
+from rnwprint.sheet import IDENTITY, MARKER, Identity
 
 from conftest import FORMATS, LANGS, PAGES, pdf_limit
 
@@ -28,7 +28,7 @@ def read_identity_and_markers(sheet) -> tuple[Identity, list[int]]:
     as the photo reader does. OpenCV's two QR detectors each miss about one code in fifty at
     some resolution, so a code counts as readable when one of them reads it at 100, 150 or
     200 dpi."""
-    qr = next(i for i in sheet.items if isinstance(i, Matrix) and len(i.rows) > 6)
+    (qr,) = sheet.having(IDENTITY)
     ids = None
     for dpi in (100, 150, 200):
         pixels = cv2.cvtColor(np.asarray(render_image(sheet, dpi=dpi)), cv2.COLOR_RGB2GRAY)
@@ -63,7 +63,7 @@ def test_furniture_inside_printable_area(game, page):
     g = GAMES[game]
     sheet = g.build(g.default_variant, "es", page)
     assert {round(sheet.width, 1), round(sheet.height, 1)} == {round(v, 1) for v in PAGE_SIZES[page]}
-    markers = [i for i in sheet.items if isinstance(i, Matrix) and len(i.rows) == 6]
+    markers = sheet.having(MARKER)
     assert len(markers) == 4
     for m in markers:
         size = 6 * m.module

@@ -23,8 +23,8 @@ import pytest
 from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, encode, from_picture, parse_ascii
-from rnwprint.layout.page import MARGIN, marker_rows
-from rnwprint.sheet import Matrix
+from rnwprint.layout.page import MARGIN
+from rnwprint.sheet import IDENTITY
 
 cv2 = pytest.importorskip("cv2")
 from rnwprint.photo.synth import make_photo, with_identity  # noqa: E402  (needs OpenCV)
@@ -45,8 +45,7 @@ def printed_code(pdf) -> str:
 
 
 def qr_module_count(sheet) -> int:
-    markers = set(marker_rows().values())
-    (qr,) = [i for i in sheet.items if isinstance(i, Matrix) and i.rows not in markers]
+    (qr,) = sheet.having(IDENTITY)
     return len(qr.rows)
 
 
@@ -166,8 +165,7 @@ def test_an_intricate_tower_needs_a_version_7_qr_and_reads_back(tmp_path):
     sheet = rtt.build_tower(tower, "en", "a4")
     assert len(sheet.identity.encode()) == 121 and qr_module_count(sheet) == 45  # 106 < 121 <= 122 (v7, M)
     # the QR code grows up from the bottom margin, and the tower stays clear of it
-    markers = set(marker_rows().values())
-    (qr,) = [i for i in sheet.items if isinstance(i, Matrix) and i.rows not in markers]
+    (qr,) = sheet.having(IDENTITY)
     assert qr.y + 45 * qr.module == pytest.approx(sheet.height - MARGIN)
     assert max(c.bounds[3] for c in sheet.cells.values()) < qr.y - 3
     _, data = read_in_a_new_process(sheet, tmp_path, {"A1": 5}, megapixels=2.0)
@@ -222,7 +220,6 @@ BUILTIN_QR_DIGEST = "4ed803efae4c2b56bf2965be8593b1d73bf3de4cb04dcdc8db26d864825
 
 
 def test_builtin_sheets_keep_their_version_3_qr_codes():
-    markers = set(marker_rows().values())
     digest = hashlib.sha256()
     for name, game in GAMES.items():
         variants = list(game.variants) + ([v + "-desc" for v in game.variants] if name == rtt.NAME else [])
@@ -230,7 +227,7 @@ def test_builtin_sheets_keep_their_version_3_qr_codes():
             for lang in ("es", "en"):
                 for page in ("a4", "letter"):
                     sheet = game.build(variant, lang, page)
-                    (qr,) = [i for i in sheet.items if isinstance(i, Matrix) and i.rows not in markers]
+                    (qr,) = sheet.having(IDENTITY)
                     assert len(qr.rows) == 29, (variant, lang, page)
                     digest.update(f"{variant}:{lang}:{page}:{qr.x:.3f}:{qr.y:.3f}:{qr.module}:"
                                   f"{''.join(qr.rows)}\n".encode())

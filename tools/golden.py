@@ -171,13 +171,17 @@ def audits(g: Golden, listing: dict[str, list[str]]) -> None:
 
 
 def examples() -> list[tuple[str, str]]:
-    """Typed-in sheets written out whole in the README's TOML blocks and as string constants
-    in tests/*.py (each once)."""
+    """Typed-in sheets written out whole in the README's TOML blocks, as files under tests/ and
+    as string constants in tests/*.py (each once)."""
     found: dict[str, str] = {}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for block in re.findall(r"^```toml\n(.*?)^```", readme, flags=re.DOTALL | re.MULTILINE):
         if "[cells]" in block and block.lstrip().startswith("game"):
             found.setdefault(block, "readme")
+    for fixture in sorted((ROOT / "tests").rglob("*.toml")) + sorted((ROOT / "tests").rglob("*.json")):
+        text = fixture.read_text(encoding="utf-8", errors="replace")
+        if re.match(r"\s*game\s*=", text) or text.lstrip().startswith('{"game"'):
+            found.setdefault(text, "tests")
     for test in sorted((ROOT / "tests").glob("test_*.py")):
         for node in ast.walk(ast.parse(test.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):

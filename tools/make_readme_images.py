@@ -22,7 +22,7 @@ DPI = 60
 
 # (picture name, game, variant, language, page) -- the README's pictures, in its order
 SHEETS = [
-    ("rolling-america", "rolling-america", "us", "en", "letter"),
+    ("rolling-america", "rolling-america", "us", "en", "a4"),
     ("rolling-espana", "rolling-espana", "es", "es", "a4"),
     ("twenty-one", "twenty-one", "A", "en", "a4"),
     ("roll-to-the-top", "roll-to-the-top", "eiffel", "en", "a4"),

@@ -50,7 +50,7 @@ from support.synth_scene import (
     _shadow_mask,
     _thumb,
 )
-from rnwprint.sheet import Identity, Matrix, Sheet
+from rnwprint.sheet import IDENTITY, Identity, Sheet
 
 BACKGROUNDS = ("wood", "grey", "dark", "cloth")
 
@@ -292,18 +292,12 @@ def with_identity(sheet: Sheet, identity: Identity) -> Sheet:
     another game) and whose other items and cells stay as they were."""
     from rnwprint.layout.page import qr_rows
 
-    markers = set(_marker_rows_set())
     rows = qr_rows(identity.encode())
     # a code of another size keeps its bottom edge, as layout.page places it
     items = [dataclasses.replace(i, rows=rows, y=i.y + (len(i.rows) - len(rows)) * i.module)
-             if isinstance(i, Matrix) and i.rows not in markers else i for i in sheet.items]
+             if i.role == IDENTITY else i for i in sheet.items]
     return Sheet(identity, sheet.width, sheet.height, sheet.title, items, dict(sheet.cells))
 
-
-def _marker_rows_set():
-    from rnwprint.layout.page import marker_rows
-
-    return marker_rows().values()
 
 __all__ = ["PhotoOptions", "PhotoTruth", "SynthPhoto", "DigitSource", "MnistDigits", "FontDigits",
            "digit_source", "crop_glyph", "pen_glyph", "fill_page", "frame_size", "synthesize", "make_photo",

@@ -8,7 +8,6 @@ geometry.py holds the island, sheets.py the printables, rules.py the audit; cata
 
 from __future__ import annotations
 
-import functools
 import re
 
 from rnwprint.game import Game
@@ -54,18 +53,12 @@ def read_places(image, homography, sheet: Sheet) -> dict:
     return read_map(image, homography, sheet)
 
 
-@functools.cache
-def cell_ids(variant: str) -> frozenset[str]:
-    return frozenset(build(variant, "en", "a4").cells)
-
-
 GAME = Game(
     name=NAME,
     title="Catan",
     variants=VARIANTS,
     layout_version=LAYOUT_VERSION,
     build=build,
-    cell_ids=cell_ids,
     audit=rules.audit,
     counters=rules.counters(),
     custom_variant=custom_variant,

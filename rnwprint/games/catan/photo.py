@@ -25,6 +25,8 @@ WHITE_MM = 9.0  # read this far around the places
 LIGHT_MM = 2.5  # how smooth the light is taken to be (a shadow's edge is about this soft)
 BLANK = 0.03  # share of a place in pencil below which it is blank
 UNSURE_BLANK = (0.02, 0.07)
+COARSE = 3.5  # px/mm: a photo seeing the page coarser than this blurs a dot to a smudge ...
+UNSURE_COARSE = (0.005, 0.6)  # ... so a corner with this share in pencil may be blank, a dot or a fill
 FILLED = {"corner": 0.36, "road": 0.2, "hall": 0.2}  # a corner above this is a city
 UNSURE_CITY = (0.26, 0.46)
 GREY = 0.3  # a pixel whose colour is less than this share of its darkness is grey
@@ -149,17 +151,27 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     size = np.bincount(layout.labels, minlength=len(ids))
     votes = np.bincount(layout.labels * n + nearest, weights=grain, minlength=len(ids) * n).reshape(-1, n)
     mean = np.stack([np.bincount(layout.labels, weights=chroma[:, k] * grain, minlength=len(ids)) for k in range(3)], 1)
-    return {cid: _decide(cid, layout.kinds[cid], votes[i], mean[i], int(size[i]), names, ref)
+    coarse = _px_per_mm(homography, layout.region) < COARSE
+    return {cid: _decide(cid, layout.kinds[cid], votes[i], mean[i], int(size[i]), names, ref, coarse)
             for i, cid in enumerate(ids)}
 
 
+def _px_per_mm(homography: np.ndarray, region) -> float:
+    """How finely the photo sees the page in the middle of `region` (the root of the area scale)."""
+    x, y = (region[0] + region[2]) / 2, (region[1] + region[3]) / 2
+    pts = np.array([[x, y], [x + 1, y], [x, y + 1]], np.float64)
+    p = cv2.perspectiveTransform(pts[None], homography)[0]
+    (ux, uy), (vx, vy) = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(ux * vy - uy * vx)))
+
+
 def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, size: int, names: list[str],
-            ref: np.ndarray) -> PlaceRead:
+            ref: np.ndarray, coarse: bool = False) -> PlaceRead:
     """A place from its pencil grains: their number for each colour, their summed chroma."""
     total = float(votes.sum())
     coverage = total / max(size, 1)
     if coverage < BLANK:
-        unsure = coverage > UNSURE_BLANK[0]
+        unsure = coverage > (UNSURE_COARSE[0] if coarse and kind == "corner" else UNSURE_BLANK[0])
         return PlaceRead(cid, None, 1 - coverage / BLANK if unsure else 1.0, unsure,
                          "faint marks" if unsure else "", coverage)
     votes = votes / total
@@ -169,7 +181,7 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, size: int,
     if kind == "corner":
         city = coverage > FILLED["corner"]
         words = tuple(f"{c} {'city' if city else 'village'}" for c in colours)
-        unsure_piece = UNSURE_CITY[0] < coverage < UNSURE_CITY[1]
+        unsure_piece = (UNSURE_COARSE if coarse else UNSURE_CITY)[0] < coverage < (UNSURE_COARSE if coarse else UNSURE_CITY)[1]
     else:
         words = tuple(colours)
         unsure_piece = coverage < FILLED[kind]  # a dot where a fill belongs

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rnwprint.audit.entries import Entries
 from rnwprint.audit.report import Report, Violation
+from rnwprint.errors import RnwError
 from rnwprint.games.catan import geometry as geo
 from rnwprint.locale import t
 
@@ -217,7 +218,8 @@ class CatanReport(Report):
         for c in d["ranking"]:
             r = d["players"][c]
             parts = ", ".join(f"{t(lang, 'catan.part_' + k)} {v}" for k, v in r["points"].items() if v)
-            lines.append(t(lang, "catan.player_points", colour=c, total=r["total"], parts=parts or "-"))
+            key = "catan.player_points_1" if r["total"] == 1 else "catan.player_points"
+            lines.append(t(lang, key, colour=c, total=r["total"], parts=parts or "-"))
         names = {a: who or t(lang, "catan.nobody") for a, who in d["awards"].items()}
         lines.append(t(lang, "catan.awards", **names))
         if d["winners"]:
@@ -227,8 +229,6 @@ class CatanReport(Report):
 
 
 def audit(entries: Entries, lang: str) -> Report:
-    from rnwprint.errors import RnwError
-
     if not entries.variant.startswith("map"):
         raise RnwError("the notes sheet is not audited: type in the map (variant = \"map\")", f"{entries.source}: variant")
     violations: list[Violation] = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rnwprint.audit.entries import load_document
 from rnwprint.errors import RnwError
-from rnwprint.games.rolling.rules import (DICE, DICE_PER_TURN, FACES, ROUNDS, TURNS_PER_ROUND, Board,
+from rnwprint.games.rolling.rules import (DICE, DICE_PER_TURN, FACES, NAME_KEYS, ROUNDS, TURNS_PER_ROUND, Board,
                                           _colour)
 from rnwprint.locale import LANGUAGES, t
 
@@ -61,7 +61,7 @@ def roll_game(seed: int) -> list[Turn]:
 
 def format_turns(game_name: str, turns: list[Turn], seed: int, lang: str) -> str:
     """The turns, readably: a header, then one line per turn under its round."""
-    lines = [t(lang, "rolling-audit.roll_title", title=t(lang, f"rolling-audit.{game_name}"), seed=seed,
+    lines = [t(lang, "rolling-audit.roll_title", title=t(lang, NAME_KEYS[game_name]), seed=seed,
                rounds=ROUNDS, turns=TURNS_PER_ROUND)]
     for turn in turns:
         if (turn.number - 1) % TURNS_PER_ROUND == 0:
@@ -136,7 +136,7 @@ class GameLog:
 def _die_names() -> dict[str, str]:
     names = {die: die for die in DICE}
     for lang in LANGUAGES:
-        names.update({t(lang, f"rolling-audit.{die}").lower(): die for die in DICE})
+        names.update({t(lang, NAME_KEYS[die]).lower(): die for die in DICE})
     return names
 
 

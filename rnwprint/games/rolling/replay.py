@@ -9,7 +9,7 @@ from rnwprint.audit.entries import CROSSED, Entries, Guarded
 from rnwprint.audit.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
 from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
-                                          WILD, Board, _audit, _cell, _colour, _show)
+                                          WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show)
 from rnwprint.locale import t
 
 
@@ -27,7 +27,7 @@ class _Replay:
         self.turn = 0
 
     def add(self, rule: str, cells: tuple[str, ...], key: str, merge: object = None, **values) -> None:
-        message = t(self.lang, f"rolling-audit.{key}", turn=self.turn, **values)
+        message = t(self.lang, key, turn=self.turn, **values)
         self.found.append((self.turn, merge, Violation(rule, cells, message)))
 
     def cell(self, code: str) -> str:
@@ -63,12 +63,12 @@ class _Replay:
         for w in turn.writes:
             if w.die not in faces:
                 self.add("die-not-rolled", tuple(c for c in (w.cell, w.x, w.dupe_cell) if c),
-                         "die_not_rolled", die=self.die(w.die),
+                         "rolling-audit.die_not_rolled", die=self.die(w.die),
                          rolled=", ".join(self.die(d, f) for d, f in turn.dice))
                 face = None
             else:
                 if w.die in used:
-                    self.add("die-used-twice", (), "die_used_twice", die=self.die(w.die))
+                    self.add("die-used-twice", (), "rolling-audit.die_used_twice", die=self.die(w.die))
                 face = faces[w.die]
             used.add(w.die)
             for power, on in (("colour_change", w.colour_change), ("guard", w.guard),
@@ -83,20 +83,22 @@ class _Replay:
             elif w.x is not None:
                 self.cross(w, face, wild)
             elif face is not None:
-                self.nothing(w.die, face, wild, "nothing_done")
+                self.nothing(w.die, face, wild, "rolling-audit.missed_number_nothing_done",
+                             "rolling-audit.missed_x_nothing_done")
         for die, face in turn.dice:
             if die not in used:
-                self.nothing(die, face, die == WILD, "no_write")
+                self.nothing(die, face, die == WILD, "rolling-audit.missed_number_no_write",
+                             "rolling-audit.missed_x_no_write")
 
     def number(self, w: Write, code: str, face: int | None, guard: bool, wild: bool) -> None:
         """Write the die's face in `code` (its first cell or its dupe's: each goes in the die's
         region, and a wild die's anywhere, "en dos regiones diferentes" too)."""
         board, state = self.board, self.state
         if code in state:
-            self.add("written-twice", (code,), "written_twice", cell=self.cell(code),
+            self.add("written-twice", (code,), "rolling-audit.written_twice", cell=self.cell(code),
                      value=_show(self.lang, state[code]) if state[code] != UNKNOWN else "?")
         if not wild and board.region_of[code] != w.die:
-            self.add("wrong-region", (code,), "wrong_region", die=self.die(w.die),
+            self.add("wrong-region", (code,), "rolling-audit.wrong_region", die=self.die(w.die),
                      cell=self.cell(code), region=_colour(self.lang, board.region_of[code]))
         if face is None:
             state[code] = UNKNOWN
@@ -106,37 +108,37 @@ class _Replay:
                 m = state.get(nb)
                 if type(m) is int and abs(m - face) > 1:
                     pair = tuple(sorted((code, nb)))
-                    self.add("neighbour", pair, "neighbour_at", ("neighbour", pair), value=face,
+                    self.add("neighbour", pair, "rolling-audit.neighbour_at", ("neighbour", pair), value=face,
                              cell=self.cell(code), other_value=m, other=self.cell(nb))
         state[code] = Guarded(face) if guard else face
 
     def cross(self, w: Write, face: int | None, wild: bool) -> None:
         board, state, code = self.board, self.state, w.x
         if code in state:
-            self.add("written-twice", (code,), "written_twice", cell=self.cell(code),
+            self.add("written-twice", (code,), "rolling-audit.written_twice", cell=self.cell(code),
                      value=_show(self.lang, state[code]) if state[code] != UNKNOWN else "?")
         if not wild and board.region_of[code] != w.die:
-            self.add("wrong-region", (code,), "wrong_region", die=self.die(w.die),
+            self.add("wrong-region", (code,), "rolling-audit.wrong_region", die=self.die(w.die),
                      cell=self.cell(code), region=_colour(self.lang, board.region_of[code]))
         if face is not None:
             legal = self.legal_cells(board.cells if wild else board.regions[w.die], face)
             if legal:
-                self.add("missed-number", (code,), "missed_number_x", cell=self.cell(code),
+                self.add("missed-number", (code,), "rolling-audit.missed_number_x", cell=self.cell(code),
                          die=self.die(w.die), face=face, legal=self.cell(legal[0]))
         state[code] = CROSSED
 
-    def nothing(self, die: str, face: int, wild: bool, key: str) -> None:
+    def nothing(self, die: str, face: int, wild: bool, number_key: str, x_key: str) -> None:
         board = self.board
         cells = board.cells if wild else board.regions[die]
         legal = self.legal_cells(cells, face)
         if legal:
-            self.add("missed-number", tuple(legal), "missed_number_" + key, die=self.die(die),
+            self.add("missed-number", tuple(legal), number_key, die=self.die(die),
                      face=face, legal=self.cell(legal[0]))
             return
         empty = sorted(c for c in cells if c not in self.state)
         full_region = any(all(c in self.state for c in region) for region in board.regions.values())
         if empty and not (wild and full_region):
-            self.add("missed-x", tuple(empty), "missed_x_" + key, die=self.die(die), face=face)
+            self.add("missed-x", tuple(empty), x_key, die=self.die(die), face=face)
 
 
 def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
@@ -196,17 +198,17 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     counters = sheet.details["counters"]
     run.turn = _END
     for power in POWERS:
-        name = t(lang, f"rolling-audit.{power}")
+        name = t(lang, NAME_KEYS[power])
         if run.uses[power] > USES:
-            run.add("power-count", (), "power_count_log", ("power-count", power), power=name,
+            run.add("power-count", (), "rolling-audit.power_count_log", ("power-count", power), power=name,
                     count=run.uses[power], fourth=run.fourth[power], most=USES)
         if run.uses[power] > counters[power]:
-            run.add("power-unticked", (), "power_unticked", ("power", power), power=name,
+            run.add("power-unticked", (), "rolling-audit.power_unticked", ("power", power), power=name,
                     count=run.uses[power], ticked=counters[power])
     for code in sorted(board.cells):
         logged, shown = run.state.get(code), entries.cells.get(code)
         if logged != UNKNOWN and not _same(logged, shown):
-            run.add("log-mismatch", (code,), "log_mismatch", cell=run.cell(code),
+            run.add("log-mismatch", (code,), "rolling-audit.log_mismatch", cell=run.cell(code),
                     log=_show(lang, logged), sheet=_show(lang, shown))
 
     found = [(n, None, v) for n, v in _check_dice(log, lang)] + run.found

@@ -111,6 +111,12 @@ TURNS = ROUNDS * TURNS_PER_ROUND
 FACES = range(1, 7)
 USES = 3  # each power, per game
 POWERS = ("colour_change", "guard", "dupe")
+# the locale keys of the dice, powers and games' names, written whole so grep finds each use
+NAME_KEYS = {"red": "rolling-audit.red", "blue": "rolling-audit.blue", "green": "rolling-audit.green",
+             "yellow": "rolling-audit.yellow", "orange": "rolling-audit.orange", "purple": "rolling-audit.purple",
+             "white": "rolling-audit.white", "colour_change": "rolling-audit.colour_change",
+             "guard": "rolling-audit.guard", "dupe": "rolling-audit.dupe",
+             "rolling-america": "rolling-audit.rolling-america", "rolling-espana": "rolling-audit.rolling-espana"}
 COUNTERS = {  # counter -> description (for Game.counters and blank typed-in files)
     "colour_change": "colour changes used (0-3)",
     "guard": "guards used (0-3)",
@@ -192,7 +198,7 @@ def _cell(board: Board, code: str) -> str:
 
 
 def _colour(lang: str, die: str) -> str:
-    return t(lang, f"rolling-audit.{die}")
+    return t(lang, NAME_KEYS[die])
 
 
 def _show(lang: str, mark: Mark | None) -> str:
@@ -252,7 +258,7 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
     for power in POWERS:
         if counters[power] > USES:
             found["power-count"].append(Violation("power-count", (), t(
-                lang, "rolling-audit.power_count", power=t(lang, f"rolling-audit.{power}"), counter=power,
+                lang, "rolling-audit.power_count", power=t(lang, NAME_KEYS[power]), counter=power,
                 count=counters[power], most=USES)))
     if counters["rounds"] > ROUNDS:
         found["round-count"].append(Violation("round-count", (), t(

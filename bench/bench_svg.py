@@ -1,0 +1,51 @@
+"""The SVG renderer (svgwrite, issue 17) against the direct text writer it replaced, side by
+side: render time of one prebuilt sheet, median of interleaved rounds.
+
+    git show a81a4f5^:rnwprint/render/svg.py > /tmp/svg_direct.py
+    python bench/bench_svg.py --old /tmp/svg_direct.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import pathlib
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from common import machine  # noqa: E402
+
+from rnwprint.games import get_game  # noqa: E402
+from rnwprint.render.svg import render_svg  # noqa: E402
+
+SHEETS = (("twenty-one", "A"), ("rolling-america", "us"), ("roll-to-the-top", "eiffel"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--old", type=pathlib.Path, help="the direct writer's svg.py, for a side-by-side figure")
+    parser.add_argument("--rounds", type=int, default=60)
+    args = parser.parse_args()
+    old = None
+    if args.old:
+        spec = importlib.util.spec_from_file_location("svg_direct", args.old)
+        old = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(old)
+    print(f"machine: {machine()}")
+    for name, variant in SHEETS:
+        sheet = get_game(name).build(variant, "es", "a4")
+        renderers = {"svgwrite": render_svg} | ({"direct": old.render_svg} if old else {})
+        times: dict[str, list[float]] = {k: [] for k in renderers}
+        for _ in range(args.rounds):
+            for key, render in renderers.items():
+                start = time.perf_counter()
+                render(sheet)
+                times[key].append(time.perf_counter() - start)
+        line = ", ".join(f"{k} {statistics.median(v) * 1000:.1f} ms" for k, v in times.items())
+        print(f"{name} {variant}: render one SVG, median of {args.rounds} interleaved: {line}")
+
+
+if __name__ == "__main__":
+    main()
