@@ -5,8 +5,7 @@ them; an alias rather than a file at the old path lets git follow each move."""
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
+import importlib.machinery
 import sys
 
 MOVED = {
@@ -32,9 +31,11 @@ MOVED = {
 }
 
 
-class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class _Alias:
+    """A meta path finder and loader (importlib.abc's protocols, without importing it: slow)."""
+
     def find_spec(self, name, path=None, target=None):
-        return importlib.util.spec_from_loader(name, self) if name in MOVED else None
+        return importlib.machinery.ModuleSpec(name, self) if name in MOVED else None
 
     def create_module(self, spec):
         return importlib.import_module(MOVED[spec.name])
