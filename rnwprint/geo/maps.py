@@ -10,7 +10,7 @@ are planar map units with **y pointing down**:
   ``ES-`` prefix), kilometres in a Lambert conformal conic; the Canary Islands
   are drawn in an inset box at the lower right.
 
-Only the standard library and shapely are used here.
+Only the standard library and shapely are used here (shapely imported when a map loads).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-import shapely
-from shapely.geometry import shape
-from shapely.geometry.base import BaseGeometry
+if TYPE_CHECKING:  # shapely loads only when a map's geometry is needed, not for MAPS
+    from shapely.geometry.base import BaseGeometry
 
 __all__ = ["MAPS", "MapGeometry", "load_map", "neighbours"]
 
@@ -61,6 +61,9 @@ class MapGeometry:
 @lru_cache(maxsize=None)
 def load_map(name: str) -> MapGeometry:
     """Load map ``"us"`` or ``"es"`` (cached: the same object is returned)."""
+    import shapely
+    from shapely.geometry import shape
+
     try:
         fname = MAPS[name]
     except KeyError:
@@ -94,6 +97,8 @@ def neighbours(m: MapGeometry) -> frozenset[tuple[str, str]]:
     A single touching point is not a border, and neither is water (cells are
     only adjacent where their boundaries coincide).  Computed from the shipped
     geometry; cached per map object."""
+    import shapely
+
     codes = sorted(m.cells)
     geoms = [m.cells[c] for c in codes]
     tree = shapely.STRtree(geoms)
