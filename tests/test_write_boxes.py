@@ -196,7 +196,7 @@ def test_the_key_changes_with_what_a_layout_is_made_of(monkeypatch):
         data = real(path)
         return data + b"\n# edited" if path.name in edited.names else data
 
-    for name in ("write_boxes.py", "us-states.geojson", "rolling-america.toml"):
+    for name in ("write_boxes.py", "maps.py", "us-states.geojson", "rolling-america.toml"):
         edited.names = {name}
         with monkeypatch.context() as m:
             m.setattr(pathlib.Path, "read_bytes", edited)

@@ -136,8 +136,8 @@ def _baked(game_name: str, page: str) -> dict | None:
 
 def layout_key(game_name: str, page: str) -> str:
     """A digest of what a fitted layout is made from: the page's numbers, the sheet's
-    constants, the board, the map geometry, the code that places the write boxes and the
-    code of layout() (and what follows it up to _build) in this file."""
+    constants, the board, the map geometry and its loader, the code that places the write
+    boxes and the code of layout() (and what follows it up to _build) in this file."""
     content = content_box(page, landscape=True, side_footer=FOOTER_W)
     numbers = [game_name, page, FIT_VERSION, content.x, content.y, content.w, content.h, MARGIN, MARKER_MODULE,
                SIDE_FOOTER_H, PANEL_W, FOOTER_W, LEGEND_W, LEGEND_H, sorted(LEGEND_SIDE.items()), WRITE_BOX]
@@ -146,7 +146,9 @@ def layout_key(game_name: str, page: str) -> str:
     from rnwprint.geo.maps import MAPS
 
     digest.update(data_path("maps", MAPS[_map_name(game_name)]).read_bytes())
-    digest.update((pathlib.Path(__file__).parent.parent / "layout" / "write_boxes.py").read_bytes())
+    package = pathlib.Path(__file__).parent.parent
+    digest.update((package / "layout" / "write_boxes.py").read_bytes())
+    digest.update((package / "geo" / "maps.py").read_bytes())
     source = pathlib.Path(__file__).read_text(encoding="utf-8")  # the fitting's own code, below
     digest.update(source[source.index("\ndef layout("):source.index("\ndef _build(")].encode())
     return digest.hexdigest()

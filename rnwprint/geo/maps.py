@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
+from functools import cache
 from typing import TYPE_CHECKING
+
+from rnwprint.data import data_path
 
 if TYPE_CHECKING:  # shapely loads only when a map's geometry is needed, not for MAPS
     from shapely.geometry.base import BaseGeometry
@@ -58,7 +59,7 @@ class MapGeometry:
         return sorted(self.cells)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(name: str) -> MapGeometry:
     """Load map ``"us"`` or ``"es"`` (cached: the same object is returned)."""
     import shapely
@@ -68,7 +69,7 @@ def load_map(name: str) -> MapGeometry:
         fname = MAPS[name]
     except KeyError:
         raise ValueError(f"unknown map {name!r}; expected one of {sorted(MAPS)}") from None
-    text = resources.files("rnwprint").joinpath("assets", "maps", fname).read_text("utf-8")
+    text = data_path("maps", fname).read_text("utf-8")
     fc = json.loads(text)
     cells: dict[str, BaseGeometry] = {}
     names: dict[str, str] = {}
@@ -90,7 +91,7 @@ def load_map(name: str) -> MapGeometry:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(m: MapGeometry) -> frozenset[tuple[str, str]]:
     """Pairs ``(a, b)`` with ``a < b`` of cells sharing a border of positive length.
 
