@@ -30,11 +30,12 @@ ONE_THREAD = {var: "1" for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "M
 
 def run(photos: list[pathlib.Path], jobs: int, cpus: set[int], code: str | None = None) -> float:
     """Seconds of one whole `rnwprint read --jobs N` process on the given CPUs (with `code`,
-    the rnwprint of that checkout)."""
+    the rnwprint of that checkout). It runs in the photos' folder: `python -m` puts its folder
+    first on sys.path, where a checkout's own rnwprint would win over PYTHONPATH."""
     argv = [sys.executable, "-m", "rnwprint", "read", "--jobs", str(jobs), *map(str, photos)]
     env = {**os.environ, **ONE_THREAD, **({"PYTHONPATH": code} if code else {})}
     start = time.perf_counter()
-    done = subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    done = subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=photos[0].parent,
                           env=env, preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     seconds = time.perf_counter() - start
     if done.returncode not in (0, 2):  # 2: some photo refused, as in bench_photo.py's failures
@@ -46,13 +47,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--photos", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--this", type=pathlib.Path, default=None,
+                        help="the checkout to measure (default: the installed rnwprint)")
     parser.add_argument("--baseline", type=pathlib.Path, default=None,
                         help="another checkout (PYTHONPATH), run in turns with this one")
     args = parser.parse_args()
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         raise SystemExit("needs 2 CPUs")
-    codes = {"this": None, **({"baseline": str(args.baseline.resolve())} if args.baseline else {})}
+    codes = {"this": str(args.this.resolve()) if args.this else None, **({"baseline": str(args.baseline.resolve())} if args.baseline else {})}
     with tempfile.TemporaryDirectory() as tmp:
         photos = [path for path, *_ in photo_set(range(1000, 1000 + args.photos), pathlib.Path(tmp))]
         for code in codes.values():  # once untimed: the sheets are built and kept on disk (photo.cache)

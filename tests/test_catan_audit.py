@@ -152,11 +152,18 @@ def test_another_players_village_breaks_the_roads_join_but_not_the_network(write
 
 
 def test_the_roads_counted_are_one_group_not_all_of_them(write):
-    cells = {**BASE, "V27": "red village", "E39": "red", "E49": "red"}  # V27-V33 and on from V33
+    # red's network: E02, E08, E13 (V01-V05-V09-V13, through red's own city at V09); apart: E39, E49
+    cells = {**BASE, "E13": "red", "V27": "red village", "E39": "red", "E49": "red"}
     report = audit(write, cells)
     assert found(report) == [("disconnected", ("E39", "E49", "V27"))]
-    assert report.details["players"]["red"]["roads"] == 4
-    assert report.details["players"]["red"]["longest_roads"] == 2
+    assert report.details["players"]["red"]["roads"] == 5
+    assert report.details["players"]["red"]["longest_roads"] == 3  # the larger group, not the smaller
+
+
+def test_one_road_beats_none(write):
+    report = audit(write, {"V01": "red village", "E02": "red", "V03": "blue village"}, {})
+    assert report.details["players"]["blue"]["longest_roads"] == 0
+    assert report.details["awards"]["most_roads"] == "red"
 
 
 # "En caso de empate, ganará el jugador con mayor cantidad de ayuntamientos, si el empate persiste,

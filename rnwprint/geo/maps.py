@@ -10,19 +10,20 @@ are planar map units with **y pointing down**:
   ``ES-`` prefix), kilometres in a Lambert conformal conic; the Canary Islands
   are drawn in an inset box at the lower right.
 
-Only the standard library and shapely are used here.
+Only the standard library and shapely are used here (shapely imported when a map loads).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
+from functools import cache
+from typing import TYPE_CHECKING
 
-import shapely
-from shapely.geometry import shape
-from shapely.geometry.base import BaseGeometry
+from rnwprint.data import data_path
+
+if TYPE_CHECKING:  # shapely loads only when a map's geometry is needed, not for MAPS
+    from shapely.geometry.base import BaseGeometry
 
 __all__ = ["MAPS", "MapGeometry", "load_map", "neighbours"]
 
@@ -58,14 +59,17 @@ class MapGeometry:
         return sorted(self.cells)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_map(name: str) -> MapGeometry:
     """Load map ``"us"`` or ``"es"`` (cached: the same object is returned)."""
+    import shapely
+    from shapely.geometry import shape
+
     try:
         fname = MAPS[name]
     except KeyError:
         raise ValueError(f"unknown map {name!r}; expected one of {sorted(MAPS)}") from None
-    text = resources.files("rnwprint").joinpath("assets", "maps", fname).read_text("utf-8")
+    text = data_path("maps", fname).read_text("utf-8")
     fc = json.loads(text)
     cells: dict[str, BaseGeometry] = {}
     names: dict[str, str] = {}
@@ -87,13 +91,15 @@ def load_map(name: str) -> MapGeometry:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(m: MapGeometry) -> frozenset[tuple[str, str]]:
     """Pairs ``(a, b)`` with ``a < b`` of cells sharing a border of positive length.
 
     A single touching point is not a border, and neither is water (cells are
     only adjacent where their boundaries coincide).  Computed from the shipped
     geometry; cached per map object."""
+    import shapely
+
     codes = sorted(m.cells)
     geoms = [m.cells[c] for c in codes]
     tree = shapely.STRtree(geoms)

@@ -31,6 +31,7 @@ CROSS_REGION = 20.0  # cost of a leader crossing another region, in mm of leader
 CROSS_MORE = 200.0  # and of every region past the first
 KEEP = 400  # best spots per region kept for the joint choice
 SEARCH = 10000  # annealing steps per callout
+NEAREST = 1500  # free spots nearest a region whose leaders are drawn and weighed
 ANCHORS = 12  # points round a region's edge a leader may start from
 
 
@@ -94,6 +95,10 @@ class _Free:
     def __init__(self, regions, area: Box, size: float, keep_clear, frames, fixed):
         self.regions, self.area, self.size = regions, area, size
         self.frames = [shapely.box(f.x, f.y, f.right, f.bottom) for f in frames]
+        self.codes = list(regions)
+        self.geoms = np.array(list(regions.values()), dtype=object)
+        shapely.prepare(self.geoms)
+        self.tree = shapely.STRtree(self.geoms)
         blocked = [shapely.union_all(list(regions.values())).buffer(CLEARANCE)]
         blocked += [shapely.box(b.x, b.y, b.right, b.bottom) for b in keep_clear]
         blocked += [shapely.box(b.x, b.y, b.right, b.bottom).buffer(GAP, join_style="mitre") for b in fixed]
@@ -118,7 +123,9 @@ class _Free:
             for f in self.frames:
                 ok &= ~shapely.intersects(f.buffer(CLEARANCE), squares)
         xs, ys, squares = xs[ok], ys[ok], squares[ok]
-        others = shapely.STRtree([g for c, g in self.regions.items() if c != code])
+        near = np.argsort(shapely.distance(region, squares), kind="stable")[:NEAREST]  # no leader is shorter
+        xs, ys, squares = xs[near], ys[near], squares[near]
+        own = self.codes.index(code)
         best_cost, best_ends = np.full(len(xs), np.inf), np.zeros((len(xs), 2, 2))
         for anchor in _anchors(region):  # the leader starts where it crosses least
             leaders = shapely.shortest_line(anchor, squares)
@@ -126,7 +133,10 @@ class _Free:
             for f in self.frames:
                 if f is not frame:
                     ok &= ~shapely.intersects(f.boundary, leaders)
-            crossed = np.bincount(others.query(leaders, predicate="intersects")[0], minlength=len(leaders))
+            line, other = self.tree.query(leaders)  # boxes that meet, then the prepared regions
+            line, other = line[other != own], other[other != own]
+            hit = shapely.intersects(self.geoms[other], leaders[line])
+            crossed = np.bincount(line[hit], minlength=len(leaders))
             cost = shapely.length(leaders) + CROSS_REGION * crossed + CROSS_MORE * np.maximum(crossed - 1, 0)
             better = ok & (cost < best_cost)
             best_cost[better] = cost[better]
@@ -163,7 +173,8 @@ def _choose(spots: dict, size: float) -> dict:
     for r, s in itertools.combinations(range(len(codes)), 2):
         m = _clashes(spots[codes[r]], spots[codes[s]], size)
         if m is not None:
-            clash[r, s], clash[s, r] = m, m.T
+            m = m.astype(np.int32)
+            clash[r, s], clash[s, r] = m, np.ascontiguousarray(m.T)
     n = len(codes)
     near = [[s for s in range(n) if (r, s) in clash] for r in range(n)]
 
@@ -171,7 +182,7 @@ def _choose(spots: dict, size: float) -> dict:
         ok = np.ones(len(cost[r]), bool)
         for s in near[r]:
             if state[s] is not None:
-                ok &= ~clash[r, s][:, state[s]]
+                ok &= clash[r, s][:, state[s]] == 0
         return ok
 
     state: list = [None] * n
@@ -184,29 +195,37 @@ def _choose(spots: dict, size: float) -> dict:
         r = max(firsts, key=lambda r: (float(cost[r][firsts[r]]), -r))
         state[r] = firsts[r]
 
-    def clashes(r, i, state):
-        return sum(bool(clash[r, s][i, state[s]]) for s in near[r])
-
+    conf = []  # conf[r][i]: how many chosen spots spot i of region r clashes with
+    for r in range(n):
+        c = np.zeros(len(cost[r]), np.int32)
+        for s in near[r]:
+            c += clash[r, s][:, state[s]]
+        conf.append(c)
     penalty = 1000.0
-    total = sum(float(cost[r][state[r]]) for r in range(n)) + penalty * sum(
-        clashes(r, state[r], state) for r in range(n)) / 2
+    total = sum(float(cost[r][state[r]]) for r in range(n)) + penalty * sum(int(conf[r][state[r]]) for r in range(n)) / 2
     best, best_total = list(state), total
-    rng = np.random.default_rng(0)
     xy = [np.column_stack(spots[c][:2]) for c in codes]
+    around = [[np.flatnonzero(np.abs(xy[r] - xy[r][i]).max(1) <= 2.5 * STEP) for i in range(len(cost[r]))]
+              for r in range(n)]
     steps = SEARCH * n
+    rng = np.random.default_rng(0)
+    who, how, pick, dice = rng.integers(n, size=steps), rng.random(steps), rng.random(steps), rng.random(steps)
+    heat = 30.0 * 0.002 ** (np.arange(steps) / steps)
     for k in range(steps):
-        heat = 30.0 * (0.002 ** (k / steps))
-        r = int(rng.integers(n))
-        if rng.random() < 0.5:  # a spot next to the current one
-            d = np.abs(xy[r] - xy[r][state[r]]).max(1)
-            near_spots = np.flatnonzero(d <= 2.5 * STEP)
-            i = int(near_spots[rng.integers(len(near_spots))])
+        r = int(who[k])
+        j = state[r]
+        if how[k] < 0.5:  # a spot next to the current one
+            nearby = around[r][j]
+            i = int(nearby[int(pick[k] * len(nearby))])
         else:
-            i = int(len(cost[r]) * rng.random() ** 2)
-        if i == state[r]:
+            i = int(len(cost[r]) * pick[k] ** 2)
+        if i == j:
             continue
-        delta = float(cost[r][i] - cost[r][state[r]]) + penalty * (clashes(r, i, state) - clashes(r, state[r], state))
-        if delta <= 0 or rng.random() < np.exp(-delta / heat):
+        delta = float(cost[r][i] - cost[r][j]) + penalty * int(conf[r][i] - conf[r][j])
+        if delta <= 0 or dice[k] < np.exp(-delta / heat[k]):
+            for s in near[r]:
+                conf[s] += clash[s, r][:, i]
+                conf[s] -= clash[s, r][:, j]
             state[r], total = i, total + delta
             if total < best_total - 1e-9:
                 best, best_total = list(state), total
@@ -221,7 +240,7 @@ def _choose(spots: dict, size: float) -> dict:
             state[r] = best[r] = first
         if not changed:
             break
-    if any(clashes(r, state[r], state) for r in range(n)):
+    if any(not free(r, state)[state[r]] for r in range(n)):
         raise RnwError(f"no room for the write boxes of {', '.join(codes)} on this page size", "--page")
     result = {}
     for r, code in enumerate(codes):

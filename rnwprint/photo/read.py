@@ -9,6 +9,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -462,14 +463,12 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
     one distance from the middle in nearly every direction. The number inside it (the ring
     and what lies beyond it left out), or None. A tall digit rarely goes that far round:
     on photos of UCI writers 6 in 1,324 plain one-digit cells did, hence read flagged."""
-    h, w = ink.shape
-    ys, xs = np.mgrid[0:h, 0:w]
-    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
-    r = np.sqrt(dx * dx + dy * dy)
-    sector = ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    r, sector = _polar(*ink.shape)
+    on = ink > 0
+    r_on, sector_on = r[on], sector[on]
     for radius in RING_RADII:
-        band = (ink > 0) & (np.abs(r - radius) < RING_BAND)
-        if (np.bincount(sector[band], minlength=24) >= 2).sum() < RING_SECTORS:
+        band = np.abs(r_on - radius) < RING_BAND
+        if (np.bincount(sector_on[band], minlength=24) >= 2).sum() < RING_SECTORS:
             continue
         inside = _ink(np.where(r < radius - 2 * RING_BAND, dark, 0.0).astype(np.float32), floor)
         mask = (inside > 0).astype(np.uint8)
@@ -480,6 +479,15 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
         keep = np.concatenate([[False], areas >= 0.15 * areas.max()])
         return np.where(keep[labels], inside, 0.0).astype(np.float32)
     return None
+
+
+@lru_cache(maxsize=32)
+def _polar(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's distance from the middle of an h x w crop (as a share of the half box)
+    and which of 24 directions it lies in."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
+    return np.sqrt(dx * dx + dy * dy), ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
 
 
 def _aspect(ink: np.ndarray) -> float:

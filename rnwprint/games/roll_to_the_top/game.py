@@ -291,13 +291,14 @@ def _legend(sheet: Sheet, x: float, y: float, lang: str) -> float:
     sheet.add(Text(x, y + 4.6, label, 7.5, INK, bold=True))
     x += text_width(label, 7.5, True) + 3
     face = 6.0
-    groups = (("+", 2, "add"), ("−", 2, "remove"), ("±", 1, "either"), ("⇄", 1, "swap"))
+    groups = (("+", 2, "roll-to-the-top.add"), ("−", 2, "roll-to-the-top.remove"), ("±", 1, "roll-to-the-top.either"),
+              ("⇄", 1, "roll-to-the-top.swap"))
     for symbol, count, key in groups:
         for _ in range(count):
             sheet.add(Rect(x, y, face, face, FACE, radius=1.0))
             _symbol(sheet, x + face / 2, y + face / 2, symbol)
             x += face + 1
-        words = t(lang, f"roll-to-the-top.{key}")
+        words = t(lang, key)
         sheet.add(Text(x + 0.5, y + 4.3, words, 7, INK))
         x += text_width(words, 7) + 4
     return y + face
@@ -512,9 +513,15 @@ def rating_line(label: str, tower: Tower, descending: bool, games: int, lang: st
              stars="★" * r.stars + "☆" * (5 - r.stars), n=r.stars)
 
 
+_COUNTED = {"squares": ("roll-to-the-top.squares_1", "roll-to-the-top.squares_n"),
+            "rows": ("roll-to-the-top.rows_1", "roll-to-the-top.rows_n"),
+            "games": ("roll-to-the-top.games_1", "roll-to-the-top.games_n")}
+
+
 def counted(lang: str, key: str, n: int) -> str:
     """"1 square", "2 squares" ("1 casilla", "2 casillas")."""
-    return t(lang, f"roll-to-the-top.{key}_{'1' if n == 1 else 'n'}", n=n)
+    one, more = _COUNTED[key]
+    return t(lang, one if n == 1 else more, n=n)
 
 
 # --- the rules --------------------------------------------------------------------------
@@ -542,9 +549,10 @@ def audit(entries: Entries, lang: str) -> Report:
         for s in tower.supports[i]:
             sid = ids[s]
             if s not in values:
-                key = "support_empty" if entries.cells.get(sid) is None else "support_no_number"
+                key = ("roll-to-the-top.support_empty" if entries.cells.get(sid) is None
+                       else "roll-to-the-top.support_no_number")
                 violations.append(Violation("support", (cid, sid), t(
-                    lang, f"roll-to-the-top.{key}", cell=cid, support=sid, value=entries.cells.get(sid))))
+                    lang, key, cell=cid, support=sid, value=entries.cells.get(sid))))
             elif descending and v > values[s]:
                 violations.append(Violation("support", (cid, sid), t(
                     lang, "roll-to-the-top.support_high", cell=cid, value=v, below=values[s], support=sid)))

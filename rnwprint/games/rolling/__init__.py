@@ -4,8 +4,13 @@ colour regions. This module draws the sheet; rules.py holds the rules."""
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import pathlib
+import tomllib
 from dataclasses import dataclass
 
+from rnwprint.data import data_path
 from rnwprint.fonts import PT, wrap
 from rnwprint.game import Game
 from rnwprint.games.rolling import rules as rolling_rules
@@ -14,6 +19,7 @@ from rnwprint.locale import t
 from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
+FIT_VERSION = 1  # count up to re-bake the layouts when something the key cannot see changes
 WRITE_BOX = 7.0  # mm: room for one handwritten digit, its id small in a corner
 PANEL_W = 52.0  # mm: tracks and rules to the right of the map
 FOOTER_W = 59.0  # mm: the footer column under the panel (the 5 cm scale bar and its label)
@@ -49,19 +55,108 @@ def build_for(game_name: str):
 
 
 @dataclass(frozen=True)
+class WriteBox:
+    box: Box  # where the player writes
+    leader: tuple | None  # ((x, y) in the region, (x, y) on the box) for a callout
+
+
+@dataclass(frozen=True)
 class _Map:
     """The map fitted to a page: the same for every language, so built once per page."""
 
-    regions: dict  # cell code -> polygon in page mm
+    game: str
+    matrix: tuple  # map units -> page mm: (a, b, d, e, x offset, y offset)
     placements: dict  # cell code -> write box (and leader)
     area: Box
     legend: Box
+    colours: tuple  # the colours in the board's order
+    cells: tuple  # (code, colour) in the board's order, as the typed-in template lists them
+    names: dict  # cell code -> its usual name
     items: tuple  # the drawn map: regions, outlines, inset frames, leaders, write boxes
+
+    @property
+    def regions(self) -> dict:
+        """Cell code -> polygon in page mm (shapely; for checking a layout, not for printing)."""
+        return _regions(self.game, self.matrix)
 
 
 @functools.cache
-def _fitted(game_name: str, page: str) -> _Map:
-    # Geometry libraries load only when a map is drawn, not for every command.
+def _regions(game_name: str, matrix: tuple) -> dict:
+    from shapely.affinity import affine_transform
+
+    from rnwprint.geo.maps import load_map
+
+    geo = load_map(_map_name(game_name))
+    return {code: affine_transform(g, matrix) for code, g in geo.cells.items()}
+
+
+@functools.cache
+def _map_name(game_name: str) -> str:
+    with open(data_path("templates", f"{game_name}.toml"), "rb") as f:
+        return tomllib.load(f).get("map", "")
+
+
+@functools.cache
+def _fitted(game_name: str, page: str, baked: bool = True) -> _Map:
+    """The fitted map: from the layout tools/build_map_layouts.py baked into the package when
+    it was built from the same inputs, else fitted here and now (a few seconds). Both give
+    the same data, so the same printed bytes."""
+    data = _baked(game_name, page) if baked else None
+    if data is None:
+        data = json.loads(json.dumps(layout(game_name, page)))
+    p = {code: WriteBox(Box(*b), tuple(map(tuple, leader)) if leader else None)
+         for code, (b, leader) in data["placements"].items()}
+    items = [Rect(*f, Style(stroke="#9a9a9a", width=0.25, dash=(1.2, 0.8))) for f in data["frames"]]
+    cells = [tuple(c) for c in data["cells"]]
+    for colour in data["colours"]:
+        style = Style(fill=REGION_FILL[colour], stroke="#8a8a8a", width=0.15)
+        items += [_rings(data["rings"][code], style) for code, c in cells if c == colour]
+    for colour in data["colours"]:
+        items.append(_rings(data["outlines"][colour], Style(stroke=REGION_EDGE[colour], width=0.5), closed_fill=False))
+    for code, _ in cells:
+        box, leader = p[code].box, p[code].leader
+        if leader:
+            start, end = leader
+            items.append(Path(((start, end),), Style(stroke="#444444", width=0.2), closed=False))
+            items.append(Circle(*start, 0.5, Style(fill="#444444", stroke=None)))
+        items.append(Rect(box.x, box.y, box.w, box.h, BOX_STYLE))
+        items.append(Text(box.x + 0.5, box.y + 2.0, code, 5.0, GREY, bold=True))
+    return _Map(game_name, tuple(data["matrix"]), p, Box(*data["area"]), Box(*data["legend"]),
+                tuple(data["colours"]), tuple(cells), data["names"], tuple(items))
+
+
+def _baked(game_name: str, page: str) -> dict | None:
+    path = data_path("maps", f"layout-{game_name}-{page}.json")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if data.get("key") == layout_key(game_name, page) else None
+
+
+def layout_key(game_name: str, page: str) -> str:
+    """A digest of what a fitted layout is made from: the page's numbers, the sheet's
+    constants, the board, the map geometry and its loader, the code that places the write
+    boxes and the code of layout() (and what follows it up to _build) in this file."""
+    content = content_box(page, landscape=True, side_footer=FOOTER_W)
+    numbers = [game_name, page, FIT_VERSION, content.x, content.y, content.w, content.h, MARGIN, MARKER_MODULE,
+               SIDE_FOOTER_H, PANEL_W, FOOTER_W, LEGEND_W, LEGEND_H, sorted(LEGEND_SIDE.items()), WRITE_BOX]
+    digest = hashlib.sha256(json.dumps(numbers).encode())
+    digest.update(data_path("templates", f"{game_name}.toml").read_bytes())
+    from rnwprint.geo.maps import MAPS
+
+    digest.update(data_path("maps", MAPS[_map_name(game_name)]).read_bytes())
+    package = pathlib.Path(__file__).parent.parent
+    digest.update((package / "layout" / "write_boxes.py").read_bytes())
+    digest.update((package / "geo" / "maps.py").read_bytes())
+    source = pathlib.Path(__file__).read_text(encoding="utf-8")  # the fitting's own code, below
+    digest.update(source[source.index("\ndef layout("):source.index("\ndef _build(")].encode())
+    return digest.hexdigest()
+
+
+def layout(game_name: str, page: str) -> dict:
+    """Fit the map to the page and place the write boxes (shapely; a few seconds): the data
+    tools/build_map_layouts.py bakes, in plain JSON types."""
     import shapely
     from shapely.affinity import affine_transform
 
@@ -99,65 +194,67 @@ def _fitted(game_name: str, page: str) -> _Map:
                   Box(legend.x - 1, legend.y, legend.w + 1, legend.h + 1))
     placements = place(regions, area, WRITE_BOX, keep_clear=keep_clear, frames=frames)
 
-    items = []
-    for f in frames:
-        items.append(Rect(f.x, f.y, f.w, f.h, Style(stroke="#9a9a9a", width=0.25, dash=(1.2, 0.8))))
-    for colour, codes in board.regions.items():
-        items += [_path(regions[c], Style(fill=REGION_FILL[colour], stroke="#8a8a8a", width=0.15)) for c in codes]
-    for colour, codes in board.regions.items():
-        outline = shapely.union_all([regions[c] for c in codes])
-        items.append(_path(outline, Style(stroke=REGION_EDGE[colour], width=0.5), fill=False))
-    for code in board.region_of:
-        p = placements[code]
-        if p.leader:
-            start, end = p.leader
-            items.append(Path(((start, end),), Style(stroke="#444444", width=0.2), closed=False))
-            items.append(Circle(*start, 0.5, Style(fill="#444444", stroke=None)))
-        items.append(Rect(p.box.x, p.box.y, p.box.w, p.box.h, BOX_STYLE))
-        items.append(Text(p.box.x + 0.5, p.box.y + 2.0, code, 5.0, GREY, bold=True))
-    return _Map(regions, placements, area, legend, tuple(items))
+    def box(b):
+        return [float(b.x), float(b.y), float(b.w), float(b.h)]
+
+    return {
+        "key": layout_key(game_name, page),
+        "matrix": [float(v) for v in matrix],
+        "area": box(area),
+        "legend": box(legend),
+        "frames": [box(f) for f in frames],
+        "colours": list(board.regions),
+        "cells": [[code, colour] for code, colour in board.region_of.items()],
+        "names": {code: geo.names[code] for code in board.region_of},
+        "placements": {code: [box(p.box), [[float(v) for v in pt] for pt in p.leader] if p.leader else None]
+                       for code, p in sorted(placements.items())},
+        "rings": {code: _rounded_rings(regions[code]) for code in sorted(regions)},
+        "outlines": {colour: _rounded_rings(shapely.union_all([regions[c] for c in codes]))
+                     for colour, codes in board.regions.items()},
+    }
+
+
+def _rounded_rings(geom) -> list:
+    """A polygon's rings in page mm, to 0.01 mm (what is drawn)."""
+    rings = []
+    for poly in getattr(geom, "geoms", [geom]):
+        for ring in (poly.exterior, *poly.interiors):
+            rings.append([round(v, 2) for xy in ring.coords for v in xy])  # x0, y0, x1, y1, ...
+    return rings
 
 
 def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
-    from rnwprint.geo.maps import load_map
-
-    board = rolling_rules.load_board(game_name)
-    geo = load_map(board.map)
     identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
     sheet, content = new_sheet(identity, t(lang, f"rolling.title_{game_name}"), landscape=True,
                                credit=t(lang, f"rolling.credit_{game_name}"), side_footer=FOOTER_W)
     fitted = _fitted(game_name, page)
     sheet.add(*fitted.items)
-    for code in board.region_of:  # region by region, as the typed-in template lists them
+    for code, colour in fitted.cells:  # region by region, as the typed-in template lists them
         box = fitted.placements[code].box
         corners = ((box.x, box.y), (box.right, box.y), (box.right, box.bottom), (box.x, box.bottom))
-        region = t(lang, f"rolling.{board.region_of[code]}").lower()
-        label = t(lang, "rolling.cell_label", name=geo.names[code], region=region)
+        region = t(lang, f"rolling.{colour}").lower()
+        label = t(lang, "rolling.cell_label", name=fitted.names[code], region=region)
         sheet.add_cell(Cell(code, corners, "number", 1, 6, label))
 
     panel_h = sheet.height - MARGIN - SIDE_FOOTER_H - 2 - content.y
-    _legend(sheet, fitted.legend, board, lang)
+    _legend(sheet, fitted.legend, fitted.colours, lang)
     _panel(sheet, Box(content.right - PANEL_W, content.y, PANEL_W, panel_h), lang)
     return sheet
 
 
-def _path(geom, style: Style, fill: bool = True) -> Path:
-    rings = []
-    for poly in getattr(geom, "geoms", [geom]):
-        for ring in (poly.exterior, *poly.interiors):
-            rings.append(tuple((round(x, 2), round(y, 2)) for x, y in ring.coords))
-    if not fill:
+def _rings(rings: list, style: Style, closed_fill: bool = True) -> Path:
+    if not closed_fill:
         style = Style(None, style.stroke, style.width, style.dash)
-    return Path(tuple(rings), style)
+    return Path(tuple(tuple(zip(ring[::2], ring[1::2])) for ring in rings), style)
 
 
-def _legend(sheet: Sheet, box: Box, board, lang: str) -> None:
+def _legend(sheet: Sheet, box: Box, colours: tuple, lang: str) -> None:
     """The die colours and their regions, in a corner of the map the land leaves free."""
     y = box.y + 4
     sheet.add(Text(box.x, y, t(lang, "rolling.regions"), 8.5, INK, bold=True))
     y += 2
     col_w = box.w / 3
-    for i, colour in enumerate(board.regions):
+    for i, colour in enumerate(colours):
         x, ry = box.x + (i % 3) * col_w, y + (i // 3) * 5.5
         sheet.add(Rect(x, ry, 6, 4.5, Style(fill=REGION_FILL[colour], stroke=REGION_EDGE[colour], width=0.5)))
         sheet.add(Text(x + 7.5, ry + 3.4, t(lang, f"rolling.{colour}"), 8, INK))

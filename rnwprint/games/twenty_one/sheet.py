@@ -17,13 +17,13 @@ NAME = "twenty-one"
 VARIANTS = ("A", "B", "C", "D", "E", "F")
 LAYOUT_VERSION = 2  # 2: the rules summary says the second roll and the end: the rows moved down
 ROWS, FIELDS = 5, 6
-DIE = {  # colour -> (face fill, ink on the face)
-    "white": ("#ffffff", "#000000"),
-    "black": ("#262626", "#ffffff"),
-    "red": ("#d62828", "#ffffff"),
-    "blue": ("#1d5fbf", "#ffffff"),
-    "yellow": ("#f5c800", "#000000"),
-    "green": ("#2e9e44", "#ffffff"),
+DIE = {  # colour -> (face fill, ink on the face, the locale key of its name)
+    "white": ("#ffffff", "#000000", "twenty-one.white"),
+    "black": ("#262626", "#ffffff", "twenty-one.black"),
+    "red": ("#d62828", "#ffffff", "twenty-one.red"),
+    "blue": ("#1d5fbf", "#ffffff", "twenty-one.blue"),
+    "yellow": ("#f5c800", "#000000", "twenty-one.yellow"),
+    "green": ("#2e9e44", "#ffffff", "twenty-one.green"),
 }
 TEMPLATE = data_path("templates", "twenty-one.toml")
 
@@ -103,8 +103,8 @@ def build(variant: str, lang: str, page: str) -> Sheet:
 
 
 def _field(sheet: Sheet, band: Box, write: Box, row: int, field: int, number: int, colour: str, lang: str) -> None:
-    face, ink = DIE[colour]
-    name = t(lang, f"twenty-one.{colour}")
+    face, ink, key = DIE[colour]
+    name = t(lang, key)
     sheet.add(Rect(band.x, band.y, band.w, band.h, Style(fill=face, stroke="#404040", width=0.3), radius=1.2))
     sheet.add(Text(band.x + band.w - 4.5, band.y + band.h / 2 + 1.8, str(number), 14, ink, "middle", bold=True))
     sheet.add(Text(band.x + 1.5, band.y + band.h - 1.6, name, 7, ink))
