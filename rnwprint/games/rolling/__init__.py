@@ -146,7 +146,7 @@ def layout_key(game_name: str, page: str) -> str:
     from rnwprint.geo.maps import MAPS
 
     digest.update(data_path("maps", MAPS[_map_name(game_name)]).read_bytes())
-    package = pathlib.Path(__file__).parent.parent
+    package = pathlib.Path(__file__).parents[2]  # rnwprint/
     digest.update((package / "layout" / "write_boxes.py").read_bytes())
     digest.update((package / "geo" / "maps.py").read_bytes())
     source = pathlib.Path(__file__).read_text(encoding="utf-8")  # the fitting's own code, below
