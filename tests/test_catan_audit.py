@@ -263,3 +263,11 @@ def test_annotate_outlines_each_violations_places_in_red(cli, write, tmp_path):
         assert (tmp_path / name).read_bytes()[:4] in (b"\x89PNG", b"%PDF")
     refused = cli("audit", path, path, "--annotate", tmp_path / "b.png")
     assert refused.code == 2 and "give one file" in refused.err
+
+
+def test_one_city_earns_the_most_cities_and_none_never_does(write):
+    one = {k: v.replace("city", "village") for k, v in BASE.items()}
+    one["V09"] = "red city"  # red 1 city, blue none
+    assert audit(write, one).details["awards"]["most_cities"] == "red"
+    alone = {"V01": "red village", "E02": "red"}  # one player, no city: not "the most"
+    assert audit(write, alone, {}).details["awards"]["most_cities"] is None
