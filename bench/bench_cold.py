@@ -99,6 +99,7 @@ def main() -> None:
                         help="another checkout, run side by side (PYTHONPATH)")
     parser.add_argument("--this", type=pathlib.Path, default=None,
                         help="the checkout to measure (default: the installed rnwprint)")
+    parser.add_argument("--sheets", nargs="+", choices=SHEETS, default=SHEETS, help="only these sheets")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="cpu: every time in CPU ms (the reader's clocks too): what a busy machine shows best")
     parser.add_argument("--cpu", type=int, default=None, help="the CPU to pin to (default: the last)")
@@ -114,15 +115,15 @@ def main() -> None:
         for name, code in codes.items():
             folders[name] = pathlib.Path(tmp, name)
             folders[name].mkdir()
-            subprocess.run([sys.executable, "-c", MAKE, str(folders[name]), *SHEETS], env=environment(code), check=True,
+            subprocess.run([sys.executable, "-c", MAKE, str(folders[name]), *args.sheets], env=environment(code), check=True,
                            cwd=NEUTRAL)
-        results = {name: {sheet: [] for sheet in SHEETS} for name in codes}
+        results = {name: {sheet: [] for sheet in args.sheets} for name in codes}
         bare, imports = [], {name: [] for name in codes}
         for _ in range(args.rounds):
             bare.append(run([sys.executable, "-c", "pass"], environment(None), cpu)[0])
             for name, code in codes.items():
                 imports[name].append(json.loads(run([sys.executable, "-c", IMPORTS, CLOCK], environment(code), cpu)[1]))
-            for sheet in SHEETS:
+            for sheet in args.sheets:
                 for name, code in codes.items():  # in turns
                     photo = folders[name] / f"{sheet}.jpg"
                     wall, out = run([sys.executable, *read, str(photo)], environment(code), cpu)
@@ -133,9 +134,9 @@ def main() -> None:
         cli, reader = (statistics.median(i[k] for i in imports[name]) for k in ("cli", "reader"))
         print(f"\n{name}{'' if name == 'this' else f' ({args.baseline})'}: imports before reading: the command "
               f"line {cli:.0f}, the reader (numpy, OpenCV, ...) {reader:.0f}")
-        stages = list(results[name][SHEETS[0]][0][1])
+        stages = list(results[name][args.sheets[0]][0][1])
         print(f"  {'sheet':16s} {'process':>8s} {'outside':>8s} " + " ".join(f"{s[:10]:>10s}" for s in stages))
-        for sheet in SHEETS:
+        for sheet in args.sheets:
             runs = results[name][sheet]
             process = statistics.median(w for w, _ in runs)
             outside = statistics.median(w - t["total"] - start for w, t in runs)

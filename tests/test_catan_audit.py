@@ -74,6 +74,7 @@ def test_a_full_four_player_map_is_finished_and_follows_the_rules(write):
 def test_pieces_apart_from_the_network_are_disconnected(write):
     report = audit(write, {**BASE, "V20": "red village", "E30": "red"})  # E30: V20-V25
     assert found(report) == [("disconnected", ("E30", "V20"))]
+    assert "(which holds E02)" in report.violations[0].message  # the network they are apart from
 
 
 def test_a_road_touching_none_of_its_owners_pieces_is_a_road_fault(write):
@@ -164,6 +165,14 @@ def test_one_road_beats_none(write):
     report = audit(write, {"V01": "red village", "E02": "red", "V03": "blue village"}, {})
     assert report.details["players"]["blue"]["longest_roads"] == 0
     assert report.details["awards"]["most_roads"] == "red"
+    red = report.details["players"]["red"]  # counters not given are 0
+    assert (red["knights"], red["victory_cards"], red["resources"]) == (0, 0, 0)
+
+
+def test_a_colour_with_only_counters_is_a_player(write):
+    report = audit(write, BASE, {**COUNTERS, "green_resources": 5})
+    assert report.details["players"]["green"]["total"] == 1
+    assert "green" not in audit(write, BASE, COUNTERS).details["players"]
 
 
 # "En caso de empate, ganará el jugador con mayor cantidad de ayuntamientos, si el empate persiste,
@@ -254,3 +263,11 @@ def test_annotate_outlines_each_violations_places_in_red(cli, write, tmp_path):
         assert (tmp_path / name).read_bytes()[:4] in (b"\x89PNG", b"%PDF")
     refused = cli("audit", path, path, "--annotate", tmp_path / "b.png")
     assert refused.code == 2 and "give one file" in refused.err
+
+
+def test_one_city_earns_the_most_cities_and_none_never_does(write):
+    one = {k: v.replace("city", "village") for k, v in BASE.items()}
+    one["V09"] = "red city"  # red 1 city, blue none
+    assert audit(write, one).details["awards"]["most_cities"] == "red"
+    alone = {"V01": "red village", "E02": "red"}  # one player, no city: not "the most"
+    assert audit(write, alone, {}).details["awards"]["most_cities"] is None

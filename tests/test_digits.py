@@ -1,7 +1,9 @@
 """Issue 5: the handwritten digit / cross classifier (rnwprint.photo.digits).
 
 Accuracy is measured on the held-out MNIST digits shipped in
-rnwprint/assets/photo/heldout-digits.npz, which tools/train_digits.py never trains on.
+rnwprint/assets/photo/heldout-digits.npz, which tools/train_digits.py never trains on, and
+on a fixed sample by other writers (tests/data/other-writers.npz: UCI digits and held-out
+handwriting font families, written by tools/digits_writers.py).
 """
 
 from __future__ import annotations

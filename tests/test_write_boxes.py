@@ -9,6 +9,7 @@ import json
 import pathlib
 import sys
 
+import numpy as np
 import pytest
 from shapely.geometry import LineString, Point, box
 
@@ -238,3 +239,27 @@ def test_the_tool_builds_the_shipped_layout_and_the_sheet_prints_the_same_bytes_
     finally:
         rolling._fitted.cache_clear()
     assert baked == fresh
+
+
+# --------------------------------------------------------------------------- the geometry the search relies on
+
+
+def test_the_fast_segment_tests_agree_with_shapely():
+    """The search checks millions of spot pairs with numpy; shapely is the reference."""
+    from rnwprint.layout import write_boxes as wb
+
+    rng = np.random.default_rng(1)
+    p, q, a, b = rng.uniform(0, 10, size=(4, 400, 2))
+    q[:50, 0] = p[:50, 0]  # vertical segments
+    q[50:100, 1] = p[50:100, 1]  # horizontal ones
+    lines = [LineString([s, e]) for s, e in zip(p, q)]
+    others = [LineString([s, e]) for s, e in zip(a, b)]
+    assert wb._segments_meet(p, q, a, b).tolist() == [x.intersects(y) for x, y in zip(lines, others)]
+    x0, y0 = rng.uniform(0, 8, size=(2, 400))
+    x1, y1 = x0 + rng.uniform(0.5, 3, 400), y0 + rng.uniform(0.5, 3, 400)
+    boxes = [box(*r) for r in zip(x0, y0, x1, y1)]
+    got = wb._segment_meets_box(p, q, x0, y0, x1, y1)
+    assert got.tolist() == [line.intersects(r) for line, r in zip(lines, boxes)]
+    assert 40 < got.sum() < 360  # both answers are common
+    got = wb._distance_to_segment(a, p, q)
+    assert got == pytest.approx([Point(s).distance(line) for s, line in zip(a, lines)], abs=1e-9)

@@ -281,24 +281,6 @@ def _clashes(one, two, size: float):
     return m
 
 
-def _compatible(spots: dict, code: str, chosen: dict, size: float) -> np.ndarray:
-    """Which of `code`'s spots go with the spots already chosen for other regions."""
-    xs, ys, ends, _ = spots[code]
-    a, e = ends[:, 0], ends[:, 1]
-    ok = np.ones(len(xs), bool)
-    half = size / 2 + GAP
-    for other, i in chosen.items():
-        ox, oy, oends, _ = spots[other]
-        sx, sy, (sa, se) = ox[i], oy[i], oends[i]
-        ok &= (np.abs(xs - sx) >= size + GAP) | (np.abs(ys - sy) >= size + GAP)
-        ok &= ~_segment_meets_box(a, e, sx - half, sy - half, sx + half, sy + half)
-        ok &= ~_segment_meets_box(sa, se, xs - half, ys - half, xs + half, ys + half)
-        ok &= ~_segments_meet(a, e, sa, se)
-        ok &= _distance_to_segment(a, sa, se) >= DOT_ROOM
-        ok &= _distance_to_segment(sa, a, e) >= DOT_ROOM
-    return ok
-
-
 def _cross(o, p, q):
     return (p[..., 0] - o[..., 0]) * (q[..., 1] - o[..., 1]) - (p[..., 1] - o[..., 1]) * (q[..., 0] - o[..., 0])
 
