@@ -25,15 +25,15 @@ import argparse
 import json
 import os
 import pathlib
+import resource
 import statistics
 import subprocess
 import sys
-import resource
 import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from common import machine  # noqa: E402
+from common import machine
 
 SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 ONE_THREAD = {var: "1" for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}

@@ -106,3 +106,21 @@ def test_seed_shuffles_the_map_and_leaves_the_notes(cli, tmp_path):
     assert "catan map-3 · v1" in pages[0] and "catan notes · v1" in pages[1]
     refused = cli("sheet", "twenty-one", "--seed", "3", "-o", tmp_path / "t.pdf")
     assert refused.code == 2 and "twenty-one has none to shuffle" in refused.err
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_resource_names_print_dark_enough_on_their_fill_for_a_grey_printer():
+    import tomllib
+    from pathlib import Path
+
+    import rnwprint.games.catan as catan
+
+    terrains = tomllib.loads((Path(catan.__file__).parent / "catan.toml").read_text())["terrain"]
+    for name, colours in terrains.items():
+        dark, light = sorted((_luminance(colours["ink"]), _luminance(colours["fill"])))
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, name  # WCAG AA contrast for small text

@@ -5,6 +5,7 @@ picture for a person to check."""
 from __future__ import annotations
 
 import functools
+import math
 import pathlib
 import time
 from dataclasses import dataclass, field, replace
@@ -164,13 +165,13 @@ def rectify_around_cells(image: np.ndarray, fix, sheet: Sheet, px_per_mm: float)
     are warped, the rest left white: on a map sheet the cells' surroundings are a fifth of
     the page. Each pixel is the page's own (the same place, the same warp)."""
     r = px_per_mm
-    h, w = int(round(sheet.height * r)), int(round(sheet.width * r))
+    h, w = round(sheet.height * r), round(sheet.width * r)
     page = np.full((h, w), 255, np.uint8)
     m = AROUND_CELL_MM
     for cell in sheet.cells.values():
         x0, y0, x1, y1 = cell.bounds
-        c0, r0 = max(int(np.floor((x0 - m) * r)), 0), max(int(np.floor((y0 - m) * r)), 0)
-        c1, r1 = min(int(np.ceil((x1 + m) * r)), w), min(int(np.ceil((y1 + m) * r)), h)
+        c0, r0 = max(math.floor((x0 - m) * r), 0), max(math.floor((y0 - m) * r), 0)
+        c1, r1 = min(math.ceil((x1 + m) * r), w), min(math.ceil((y1 + m) * r), h)
         if c1 > c0 and r1 > r0:
             page[r0:r1, c0:c1] = locate.rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
     return page
