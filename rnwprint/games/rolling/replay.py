@@ -94,12 +94,7 @@ class _Replay:
         """Write the die's face in `code` (its first cell or its dupe's: each goes in the die's
         region, and a wild die's anywhere, "en dos regiones diferentes" too)."""
         board, state = self.board, self.state
-        if code in state:
-            self.add("written-twice", (code,), "rolling-audit.written_twice", cell=self.cell(code),
-                     value=_show(self.lang, state[code]) if state[code] != UNKNOWN else "?")
-        if not wild and board.region_of[code] != w.die:
-            self.add("wrong-region", (code,), "rolling-audit.wrong_region", die=self.die(w.die),
-                     cell=self.cell(code), region=_colour(self.lang, board.region_of[code]))
+        self.check_place(code, w.die, wild)
         if face is None:
             state[code] = UNKNOWN
             return
@@ -112,14 +107,19 @@ class _Replay:
                              cell=self.cell(code), other_value=m, other=self.cell(nb))
         state[code] = Guarded(face) if guard else face
 
-    def cross(self, w: Write, face: int | None, wild: bool) -> None:
-        board, state, code = self.board, self.state, w.x
+    def check_place(self, code: str, die: str, wild: bool) -> None:
+        """A cell may be written once, and only in the die's region unless the die is wild."""
+        board, state = self.board, self.state
         if code in state:
             self.add("written-twice", (code,), "rolling-audit.written_twice", cell=self.cell(code),
                      value=_show(self.lang, state[code]) if state[code] != UNKNOWN else "?")
-        if not wild and board.region_of[code] != w.die:
-            self.add("wrong-region", (code,), "rolling-audit.wrong_region", die=self.die(w.die),
+        if not wild and board.region_of[code] != die:
+            self.add("wrong-region", (code,), "rolling-audit.wrong_region", die=self.die(die),
                      cell=self.cell(code), region=_colour(self.lang, board.region_of[code]))
+
+    def cross(self, w: Write, face: int | None, wild: bool) -> None:
+        board, state, code = self.board, self.state, w.x
+        self.check_place(code, w.die, wild)
         if face is not None:
             legal = self.legal_cells(board.cells if wild else board.regions[w.die], face)
             if legal:
