@@ -1,0 +1,74 @@
+"""Guard circles: drawn round the box, or smaller inside it; the number inside kept (split
+out of read.py)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from rnwprint.photo.ink import _ink
+
+#: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
+#: directions; a large digit reaching the box edge is not
+CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
+#: a guard circle smaller than the box: ink within RING_BAND (of the half box) of one of
+#: RING_RADII in at least 2 px of each of RING_SECTORS of 24 directions; read guarded, flagged
+RING_RADII, RING_BAND, RING_SECTORS = (0.9, 0.8, 0.7, 0.6), 0.1, 22
+SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
+
+
+def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool]:
+    """A guard circle rings the cell (the box edge may cut it into arcs, the number may
+    touch it): ink near the edge going most of the way round is the circle. The number
+    inside is then told from the paper by its own darkness, not the (darker) circle's."""
+    h, w = ink.shape
+    ys, xs = np.mgrid[0:h, 0:w]
+    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
+    r2 = dx * dx + dy * dy
+    rim = (r2 > CIRCLE_RIM) & (ink > 0)
+    sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    if (np.bincount(sectors, minlength=24) >= 3).sum() < CIRCLE_SECTORS:
+        return ink, False
+    inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
+    mask = (inside > 0).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count < 2 or mask.sum() < 0.01 * ink.size:
+        return ink, False  # a ring with nothing in it: an O or a zero, not a guard
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
+    return np.where(keep[labels], inside, 0.0).astype(np.float32), True
+
+
+def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray | None:
+    """A guard circle drawn well inside the box, where _remove_circle does not look: ink at
+    one distance from the middle in nearly every direction. The number inside it (the ring
+    and what lies beyond it left out), or None. A plain digit or an X rarely goes that far
+    round (none of 2,203 plain one-digit cells and crosses on photos of UCI and font writers;
+    at half the half box 13 did, so no smaller ring is looked for); read flagged all the same."""
+    r, sector = _polar(*ink.shape)
+    on = ink > 0
+    r_on, sector_on = r[on], sector[on]
+    for radius in RING_RADII:
+        band = np.abs(r_on - radius) < RING_BAND
+        if (np.bincount(sector_on[band], minlength=24) >= 2).sum() < RING_SECTORS:
+            continue
+        inside = _ink(np.where(r < radius - 2 * RING_BAND, dark, 0.0).astype(np.float32), floor)
+        mask = (inside > 0).astype(np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if count < 2 or mask.sum() < 0.01 * ink.size:
+            return None  # a loop with nothing in it: a 0 or an O, not a guard
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        keep = np.concatenate([[False], areas >= 0.15 * areas.max()])
+        return np.where(keep[labels], inside, 0.0).astype(np.float32)
+    return None
+
+
+@lru_cache(maxsize=32)
+def _polar(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's distance from the middle of an h x w crop (as a share of the half box)
+    and which of 24 directions it lies in."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
+    return np.sqrt(dx * dx + dy * dy), ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24

@@ -1,0 +1,85 @@
+"""Decisions on one cell: what its ink spells (a digit, two digits, an X, guarded), how sure
+that is, and whether a tick box is ticked (split out of read.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rnwprint.audit.entries import CROSSED, Guarded, Mark
+from rnwprint.photo import digits
+from rnwprint.sheet import Cell
+
+AMBIGUOUS = 0.85  # confidence kept when the ink's shape alone cannot tell one digit from two
+BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
+UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
+DECIMALS = [str(d) for d in range(10)]
+ALT_WEIGHT = 0.75  # a cut other than the first must be this much likelier to win
+
+
+@dataclass(frozen=True)
+class CellRead:
+    id: str
+    value: Mark | bool | None  # None: blank; bool: a tick box
+    confidence: float
+    unsure: bool
+    why: str = ""  # what made it unsure
+    offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): the box was found this far from its place
+    light: str = ""  # "dark" or "bright": the photo's light left too little to read for sure here
+
+
+
+def _tick(cell: Cell, share: float) -> CellRead:
+    ticked = share > BLANK_INK
+    lo, hi = UNSURE_BLANK
+    unsure = lo < share < hi
+    edge = hi if ticked else lo
+    confidence = 0.5 + min(abs(share - BLANK_INK) / abs(edge - BLANK_INK), 1.0) / 2
+    return CellRead(cell.id, ticked, confidence, unsure, "faint tick" if unsure else "")
+
+
+
+def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float, float]:
+    """The likeliest number from cell.low to cell.high written as these two digits, how
+    sure the less sure of the two is, and the number's likelihood."""
+    tens = digits.restrict(p_tens[None], DECIMALS)[0]
+    units = digits.restrict(p_units[None], DECIMALS)[0]
+    numbers = range(max(cell.low, 10), min(cell.high, 99) + 1)
+    if not numbers:
+        return 0, 0.0, 0.0
+    allowed_tens = sorted({n // 10 for n in numbers})
+    tens = tens / tens[allowed_tens].sum()
+    best = max(numbers, key=lambda n: tens[n // 10] * units[n % 10])
+    return best, float(min(tens[best // 10], units[best % 10])), float(tens[best // 10] * units[best % 10])
+
+
+def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
+    if len(p) == 1:
+        allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
+        q = digits.restrict(p, allowed)[0]
+        best = int(q.argmax())
+        label, confidence = allowed[best], float(q[best])
+        value: Mark = CROSSED if label == "X" else int(label)
+    else:  # the whole: an X or one wide digit? else tens and units, as the likeliest cut gives them
+        single = [str(v) for v in range(max(cell.low, 1), 10)]
+        whole = digits.restrict(p[:1], ["X"] + single)[0]
+        best = int(whole.argmax())
+        pairs = [_pair(p[i], p[i + 1], cell) for i in range(1, len(p), 2)]
+        likelihoods = [likelihood * (1.0 if i == 0 else ALT_WEIGHT) for i, (_, _, likelihood) in enumerate(pairs)]
+        pair, pair_confidence, _ = pairs[int(np.argmax(likelihoods))]
+        crossed = best == 0 and whole[0] > 0.5
+        if apart and pair_confidence > (whole[0] if crossed else 0.0):  # two pieces: a number
+            value, confidence = pair, pair_confidence
+        elif crossed:
+            value, confidence = CROSSED, float(whole[0])
+        else:  # one wide digit or two touching ones: the likelier, less sure
+            single_confidence = float(whole[best]) if best else 0.0
+            if single_confidence > pair_confidence:
+                value, confidence = int(single[best - 1]), AMBIGUOUS * single_confidence
+            else:
+                value, confidence = pair, AMBIGUOUS * pair_confidence
+    if circled and value != CROSSED:
+        value = Guarded(value)
+    unsure = confidence < digits.UNSURE_BELOW
+    return CellRead(cell.id, value, confidence, unsure, f"best guess {confidence:.0%} sure" if unsure else "")

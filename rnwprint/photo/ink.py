@@ -1,0 +1,91 @@
+"""The pen ink in a cell: darkness against the paper around it, the sheet's print taken
+away (split out of read.py)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rnwprint.sheet import Cell
+
+BORDER_MM = 0.7  # the printed box outline, left out of every cell
+INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint, blurred strokes too)
+INK_DARKNESS = 0.14  # how much darker than the paper around it a pixel must be to be ink
+PEN_OVER_PRINT = 0.15  # pen this much darker than a printed mark is kept where it crosses it
+STROKE_MM = 3.5  # wider than any pen stroke (a felt pen blot too), narrower than a shadow
+TICK_EDGE = 1.5  # photo pixels along a tick box's edges left out (see _share_inside)
+
+
+def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
+              shift: tuple[int, int]) -> np.ndarray:
+    """How much darker than the paper around it each pixel inside the cell is, 0 to 1, with
+    the sheet's own print left out.
+
+    Pen strokes are thin and dark; shadows and light gradients are broad. A closing with a
+    brush wider than a stroke paints the strokes over with the paper around them and keeps
+    the edges of shadows, so (closed - photo) / closed is the ink alone, in any light."""
+    x0, y0, x1, y1 = cell.bounds
+    c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
+    c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
+    c0, r0 = max(c0, 0), max(r0, 0)
+    c1, r1 = max(c1, c0), max(r1, r0)
+    margin = int(2 * px_per_mm)
+    dy, dx = shift
+    b0, a0 = max(r0 + dy - margin, 0), max(c0 + dx - margin, 0)
+    around = page[b0:r1 + dy + margin, a0:c1 + dx + margin]
+    if around.size == 0 or r1 <= r0 or c1 <= c0:
+        return np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.float32)
+    brush = np.ones((int(STROKE_MM * px_per_mm) | 1,) * 2, np.uint8)
+    closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush).astype(np.float32)
+    dark = (closed - around) / np.maximum(closed, 1.0)
+    dark = dark[r0 + dy - b0:r1 + dy - b0, c0 + dx - a0:c1 + dx - a0]
+    _take_print_away(dark, raw[r0:r1, c0:c1], printed[r0:r1, c0:c1])
+    return dark
+
+
+def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray) -> None:
+    """Zero the sheet's own print in `dark`, but keep pen strokes that cross it: where a
+    printed mark (a cell id, a dot) is lighter than the pen, ink over it is darker than the
+    rest of the mark (halfway between the mark's mean darkness and the pen's is the line)."""
+    where = printed > 0
+    if not where.any():
+        return
+    pen = _darkest(dark[~where])
+    if pen > PEN_OVER_PRINT:  # (a blank cell has no pen to keep)
+        count, labels = cv2.connectedComponents(printed, connectivity=8)
+        core = raw > 0  # each mark's own pixels, not its widened edge
+        level = (np.bincount(labels[core], weights=dark[core], minlength=count)
+                 / np.maximum(np.bincount(labels[core], minlength=count), 1))
+        line = np.where(pen - level > PEN_OVER_PRINT, (level + pen) / 2, np.inf)
+        where &= dark <= line[labels]
+    dark[where] = 0
+
+
+def _darkest(dark: np.ndarray) -> float:
+    """How dark the pen is: the darkness only 0.5 % of the pixels exceed (the darkest few are
+    often a stray speck). Nearest rank: np.percentile's overhead costs more than the cell."""
+    if dark.size == 0:
+        return 0.0
+    k = int(0.995 * (dark.size - 1))
+    return float(np.partition(dark.ravel(), k)[k])
+
+
+def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
+    """The pen ink: pixels dark enough, for this cell's pen and light; 0 elsewhere."""
+    if dark.size == 0:
+        return dark
+    core = _darkest(dark)
+    ink = np.where(dark > max(floor, INK_RELATIVE * core), dark, 0.0).astype(np.float32)
+    mask = (ink > 0).astype(np.uint8)
+    # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return ink * opened
+
+
+def _share_inside(ink: np.ndarray, page_px_per_photo_px: float) -> float:
+    """The share of the box in ink, leaving out TICK_EDGE photo pixels along its edges: a
+    coarse photo blurs the printed outline past the border left out of every cell."""
+    m = int(round(TICK_EDGE * page_px_per_photo_px))
+    inner = ink[m:ink.shape[0] - m, m:ink.shape[1] - m] if m else ink
+    return float((inner > 0).mean()) if inner.size else 0.0
+

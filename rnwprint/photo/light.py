@@ -1,0 +1,79 @@
+"""How the photo's light left each cell, and reads flagged where it left too little (split
+out of read.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from rnwprint.photo.decide import CellRead
+from rnwprint.sheet import Cell
+
+#: Light. Darkness against the paper around a cell (its local white) does not change with
+#: exposure until the paper is clipped to white; then the pen fades, and so does the print.
+#: The print around each cell says by how much: in normal light its darkest tenth is about
+#: PRINT_SEEN times as dark as drawn and blurred by PRINT_BLUR_MM (thin lines look fainter
+#: than thick ones), so with the paper clipped, a print that looks fainter means the light
+#: was A = (1 - seen) / (1 - expected) times too strong there. Up to A =
+#: MAX_OVER a pen of PEN_DARK darkness keeps enough to read, and darkness is scaled back to
+#: it (a sharp photo's print can look a third darker than expected, so A may be that much
+#: more than measured: MAX_OVER leaves room for it); but from FADED_OVER on a lighter pen
+#: may be gone, so a cell read blank is flagged, and a written one read less than FADED_SURE
+#: sure (a faded 6 that lost its loop read 78 % sure as a 1).
+#: Beyond MAX_OVER, and where the paper is darker than DARK_PAPER grey levels (the pen is
+#: then a few levels of noise), every cell is read (darkness scaled at most MAX_GAIN times)
+#: but flagged, and the reason said.
+PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125, 0.55, 1.05, 1.3, 4.0
+FADED_SURE = 0.9
+LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
+BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
+
+
+LIGHT_WHY = {"dark": "the photo is too dark here to tell the pen from the paper",
+             "bright": "the photo is too bright here: the pen is washed out",
+             "faded": "the photo is too bright here: a light pen may be washed out"}
+
+
+def _in_light(read: CellRead, light: str) -> CellRead:
+    """The read, flagged with the reason where the light left too little to read (where it
+    only faded the pen, a cell read as written at least FADED_SURE sure stands)."""
+    if not light or (light == "faded" and read.value not in (None, False) and read.confidence >= FADED_SURE):
+        return read
+    return replace(read, unsure=True, why=LIGHT_WHY[light], light="bright" if light == "faded" else light)
+
+
+def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,
+              shift: tuple[int, int]) -> tuple[str, float]:
+    """How the photo's light left one cell: "dark", "bright", "faded" (a pen is read, a blank
+    is not sure) or "" (readable), and the gain that brings its darkness back to normal light
+    (1 but in clipped paper). The paper is the
+    90th percentile of the box and a margin of LIGHT_MARGIN_MM; the print, the 10th
+    percentile of the printed pixels there (grey: the sheet as drawn, 255 = white)."""
+    x0, y0, x1, y1 = cell.bounds
+    m, (dy, dx) = LIGHT_MARGIN_MM, shift
+    c0, r0 = max(int(round((x0 - m) * px_per_mm)), 0, -dx), max(int(round((y0 - m) * px_per_mm)), 0, -dy)
+    c1 = min(int(round((x1 + m) * px_per_mm)), raw.shape[1], page.shape[1] - dx)
+    r1 = min(int(round((y1 + m) * px_per_mm)), raw.shape[0], page.shape[0] - dy)
+    window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
+    if window.size == 0:
+        return "", 1.0
+    paper = _nearest_rank(window.ravel(), 0.9)
+    if paper < DARK_PAPER:
+        return "dark", 1.0
+    where = raw[r0:r1, c0:c1] > 0
+    if paper < BRIGHT_PAPER or not where.any():  # unclipped (or nothing to judge it by)
+        return "", 1.0
+    seen = 1 - _nearest_rank(window[where], 0.1) / paper
+    expected = PRINT_SEEN * (1 - _nearest_rank(grey[r0:r1, c0:c1][where], 0.1) / 255)
+    over = (1 - seen) / max(1 - expected, 1e-3)
+    if over <= FADED_OVER:
+        return "", 1.0
+    gain = PEN_DARK / max(1 - over * (1 - PEN_DARK), PEN_DARK / MAX_GAIN)
+    return "bright" if over > MAX_OVER else "faded", gain
+
+
+def _nearest_rank(values: np.ndarray, q: float) -> float:
+    k = int(q * (values.size - 1))
+    return float(np.partition(values, k)[k])
+
