@@ -347,7 +347,7 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     up to the crops: [(raw ink crop, label index)] for every crop whose truth is known."""
     seed, handwriting = args
     cv2.setNumThreads(1)
-    from rnwprint.audit.entries import CROSSED, Guarded
+    from rnwprint.core.entries import CROSSED, Guarded
     from rnwprint.games import GAMES
     from rnwprint.photo import locate, read
 
@@ -404,7 +404,7 @@ def photo_crops(images: np.ndarray, labels: np.ndarray, seeds=PHOTO_SEEDS,
                 log=print) -> tuple[list[np.ndarray], np.ndarray]:
     """Raw ink crops (and labels) cut by the reader out of synthetic photos whose handwriting
     is drawn from the given (TRAIN) digits only; they go to a temporary .npz in the format of
-    heldout-digits.npz, which rnwprint.photo.synth reads."""
+    heldout-digits.npz, which tests/support/synth.py reads."""
     import multiprocessing
 
     crops, ys = [], []
