@@ -18,6 +18,7 @@ from rnwprint.locale import t
 
 CORNER_PIECES = ("village", "city")
 PIECE_OF_KIND = {"E": "road", "T": "town-hall"}
+BAD_VALUE = {"V": "catan.bad_V", "E": "catan.bad_E", "T": "catan.bad_T"}  # a place's kind -> what a bad value is told
 COUNTERS = ("knights", "victory_cards", "resources")  # per player: red_knights …
 
 
@@ -61,7 +62,7 @@ def _read_places(entries: Entries, lang: str, violations: list[Violation]) -> Bo
         for word in entries.cells[cid]:
             piece = _piece(cid, word)
             if piece is None:
-                violations.append(Violation("bad-value", (cid,), t(lang, f"catan.bad_{cid[0]}", cell=cid,
+                violations.append(Violation("bad-value", (cid,), t(lang, BAD_VALUE[cid[0]], cell=cid,
                                                                       value=word, colours=", ".join(colours()))))
             else:
                 pieces.append(piece)
@@ -208,6 +209,12 @@ def score(board: Board, entries: Entries) -> dict:
     return {"players": rows, "awards": awards, "winners": winners, "ranking": order}
 
 
+PART_LABEL = {"villages": "catan.part_villages", "cities": "catan.part_cities", "town_halls": "catan.part_town_halls",
+              "victory_cards": "catan.part_victory_cards", "resources": "catan.part_resources",
+              "most_knights": "catan.part_most_knights", "most_roads": "catan.part_most_roads",
+              "most_cities": "catan.part_most_cities"}
+
+
 class CatanReport(Report):
     """The audit's report, with the points table in its text."""
 
@@ -217,7 +224,7 @@ class CatanReport(Report):
         lines += [f"  {n['rule']}  {n['message']}" for n in d["notices"]]
         for c in d["ranking"]:
             r = d["players"][c]
-            parts = ", ".join(f"{t(lang, 'catan.part_' + k)} {v}" for k, v in r["points"].items() if v)
+            parts = ", ".join(f"{t(lang, PART_LABEL[k])} {v}" for k, v in r["points"].items() if v)
             key = "catan.player_points_1" if r["total"] == 1 else "catan.player_points"
             lines.append(t(lang, key, colour=c, total=r["total"], parts=parts or "-"))
         names = {a: who or t(lang, "catan.nobody") for a, who in d["awards"].items()}

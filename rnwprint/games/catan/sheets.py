@@ -21,6 +21,13 @@ HALL = Style(fill="#ffffff", stroke="#3a3a3a", width=0.6)
 THIN = Style(stroke="#404040", width=0.25)
 BOX = Style(fill="#ffffff", stroke="#404040", width=0.3)
 SEA_MM = 6.0  # the sea around the island
+# locale keys written out whole, so that grep finds where each is used
+TERRAIN_LABEL = {"wood": "catan.wood", "brick": "catan.brick", "stone": "catan.stone", "wheat": "catan.wheat",
+                 "sheep": "catan.sheep", "desert": "catan.desert"}
+COLOUR_LABEL = {"red": "catan.colour_red", "blue": "catan.colour_blue", "green": "catan.colour_green",
+                "orange": "catan.colour_orange"}
+COST_LABEL = {"road": "catan.cost_road", "village": "catan.cost_village", "city": "catan.cost_city",
+              "card": "catan.cost_card"}
 
 
 def terrain_style(name: str) -> tuple[str, str]:
@@ -98,18 +105,18 @@ def _terrain(sheet: Sheet, texts: list, island: geo.Island, tid: str, name: str,
     centre = island.terrains[tid].centroid
     cx, cy = centre.x + ox, centre.y + oy
     sheet.add(*icon(name, cx, cy - 10.5, 1.0))
-    texts.append(Text(cx, cy + 10.5, t(lang, f"catan.{name}"), 7.5, ink, "middle", bold=True))
+    texts.append(Text(cx, cy + 10.5, t(lang, TERRAIN_LABEL[name]), 7.5, ink, "middle", bold=True))
     if name == geo.DESERT:  # no town hall: its id alone, at a size a player reads
         texts.append(Text(cx, cy + 1.5, tid, 7, ID_GREY, "middle"))
         return None
     sheet.add(Circle(cx, cy, geo.HALL_R, HALL))
     texts.append(Text(cx, cy + geo.HALL_R - 1.0, tid, 5, ID_GREY, "middle"))
     return Cell(tid, places.rings[tid], "hall", 0, 0,
-                t(lang, "catan.hall_label", terrain=t(lang, f"catan.{name}").lower()))
+                t(lang, "catan.hall_label", terrain=t(lang, TERRAIN_LABEL[name]).lower()))
 
 
 def _corner_label(island: geo.Island, vid: str, layout: dict[str, str], lang: str) -> str:
-    names = ", ".join(f"{tid} {t(lang, f'catan.{layout[tid]}').lower()}" for tid in island.corner_terrains[vid])
+    names = ", ".join(f"{tid} {t(lang, TERRAIN_LABEL[layout[tid]]).lower()}" for tid in island.corner_terrains[vid])
     key = "catan.rim_label" if vid in island.rim else "catan.corner_label"
     return t(lang, key, terrains=names)
 
@@ -151,9 +158,10 @@ def _legend(sheet: Sheet, box: Box, lang: str) -> None:
     y = box.y
     sheet.add(Text(box.x, y + 3, t(lang, "catan.legend"), 8.5, INK, bold=True))
     col = box.w / 4
-    samples = (("village", "corner"), ("city", "corner"), ("road", "road"), ("town_hall", "hall"))
+    samples = (("village", "corner", "catan.legend_village"), ("city", "corner", "catan.legend_city"),
+               ("road", "road", "catan.legend_road"), ("town_hall", "hall", "catan.legend_town_hall"))
     grey = "#5a5a5a"
-    for i, (what, shape) in enumerate(samples):
+    for i, (what, shape, key) in enumerate(samples):
         x, cy = box.x + i * col + 5, y + 10
         if shape == "road":
             sheet.add(Rect(x - 4.5, cy - 2, 9, 4, Style(fill=grey, stroke="#3a3a3a", width=0.35)))
@@ -164,7 +172,7 @@ def _legend(sheet: Sheet, box: Box, lang: str) -> None:
                 sheet.add(Circle(x, cy, 1.1, Style(fill=grey, stroke=None)))
             else:
                 sheet.add(Circle(x, cy, r - 0.5, Style(fill=grey, stroke=None)))
-        sheet.add(Text(x + 6.5, cy + 1.2, t(lang, f"catan.legend_{what}"), 7.5, INK))
+        sheet.add(Text(x + 6.5, cy + 1.2, t(lang, key), 7.5, INK))
     y += 18
     sheet.add(Text(box.x, y, t(lang, "catan.players"), 8.5, INK, bold=True))
     colours = geo.data()["players"]
@@ -172,7 +180,7 @@ def _legend(sheet: Sheet, box: Box, lang: str) -> None:
         x = box.x + i * col
         sheet.add(Rect(x, y + 3, 3.5, 7, Style(fill=colour, stroke=None)))
         sheet.add(Rect(x + 5, y + 3, 11, 7, BOX))  # a patch of the player's own pencil
-        sheet.add(Text(x + 18, y + 6, t(lang, f"catan.colour_{name}"), 7.5, INK, bold=True))
+        sheet.add(Text(x + 18, y + 6, t(lang, COLOUR_LABEL[name]), 7.5, INK, bold=True))
         sheet.add(Path((((x + 18, y + 10.5), (x + col - 4, y + 10.5)),), THIN, closed=False))
     sheet.add(Text(box.x, y + 16, t(lang, "catan.legend_patch"), 7, INK))
 
@@ -229,14 +237,14 @@ def _resources(sheet: Sheet, box: Box, lang: str) -> None:
         fill, ink = terrain_style(name)
         sheet.add(Rect(box.x, ry, 18, row - 1.2, Style(fill=fill, stroke=None)))
         sheet.add(*icon(name, box.x + 3.6, ry + (row - 1.2) / 2, 0.55))
-        sheet.add(Text(box.x + 7, ry + (row - 1.2) / 2 + 1.2, t(lang, f"catan.{name}"), 7, ink, bold=True))
+        sheet.add(Text(box.x + 7, ry + (row - 1.2) / 2 + 1.2, t(lang, TERRAIN_LABEL[name]), 7, ink, bold=True))
         sheet.add(Rect(box.x + 19, ry, box.w - 19 - 7, row - 1.2, BOX))  # tallies
         sheet.add(Rect(box.right - 5, ry + (row - 1.2) / 2 - 2.1, 4.2, 4.2, BOX))  # the robber blocks it
     y += 2 + 5 * row + 4
     _heading(sheet, box.x, y, "catan.costs", lang)
     for i, (what, needs) in enumerate(geo.data()["costs"].items()):
         ry = y + 2.5 + i * 6.5
-        sheet.add(Text(box.x, ry + 4, t(lang, f"catan.cost_{what}"), 7.5, INK))
+        sheet.add(Text(box.x, ry + 4, t(lang, COST_LABEL[what]), 7.5, INK))
         for k, name in enumerate(needs):
             fill, _ = terrain_style(name)
             cx = box.x + 32 + k * 7.6
@@ -253,9 +261,11 @@ def _cards(sheet: Sheet, box: Box, lang: str) -> None:
     sheet.add(Rect(box.x, y + 1.5, box.w, 7, BOX))
     y += 14
     sheet.add(Text(box.x, y, t(lang, "catan.cards_played"), 7.5, INK, bold=True))
-    for what in ("knight", "monopoly", "road_building", "progress", "victory_point"):
+    for what, key in (("knight", "catan.card_knight"), ("monopoly", "catan.card_monopoly"),
+                      ("road_building", "catan.card_road_building"), ("progress", "catan.card_progress"),
+                      ("victory_point", "catan.card_victory_point")):
         y += 2
-        label = t(lang, f"catan.card_{what}")
+        label = t(lang, key)
         n = deck[what]
         per_row = min(n, 7)
         sheet.add(Text(box.x, y + 3.3, label, 7.5, INK))
@@ -271,14 +281,15 @@ def _points(sheet: Sheet, box: Box, lang: str) -> None:
     y = box.y + 3
     _heading(sheet, box.x, y, "catan.points", lang)
     p = geo.data()["points"]
-    rows = (("village", f"× {p['village']}"), ("city", f"× {p['city']}"), ("town_hall", f"× {p['town_hall']}"),
-            ("victory_card", f"× {p['victory_card']}"), ("resources", f"÷ {p['resources_per_point']}"),
-            ("most_knights", f"+{p['most_knights']}"), ("most_roads", f"+{p['most_roads']}"),
-            ("most_cities", f"+{p['most_cities']}"))
+    rows = (("catan.points_village", f"× {p['village']}"), ("catan.points_city", f"× {p['city']}"),
+            ("catan.points_town_hall", f"× {p['town_hall']}"), ("catan.points_victory_card", f"× {p['victory_card']}"),
+            ("catan.points_resources", f"÷ {p['resources_per_point']}"),
+            ("catan.points_most_knights", f"+{p['most_knights']}"), ("catan.points_most_roads", f"+{p['most_roads']}"),
+            ("catan.points_most_cities", f"+{p['most_cities']}"))
     h = 6.3
-    for i, (what, rate) in enumerate(rows):
+    for i, (key, rate) in enumerate(rows):
         ry = y + 2 + i * h
-        sheet.add(Text(box.x, ry + 4.3, t(lang, f"catan.points_{what}", least=p["least_knights"]), 7, INK))
+        sheet.add(Text(box.x, ry + 4.3, t(lang, key, least=p["least_knights"]), 7, INK))
         sheet.add(Text(box.right - 11, ry + 4.3, rate, 7, INK, "end"))
         sheet.add(Rect(box.right - 10, ry + 0.4, 10, h - 0.8, BOX))
     ry = y + 2 + len(rows) * h + 1

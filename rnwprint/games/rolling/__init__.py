@@ -43,8 +43,13 @@ REGION_EDGE = {
     "red": "#cc3a30",
     "purple": "#7b5ea7",
 }
+REGION_LABEL = {"orange": "rolling.orange", "blue": "rolling.blue", "green": "rolling.green", "yellow": "rolling.yellow",
+                "red": "rolling.red", "purple": "rolling.purple"}  # locale keys whole: grep finds their uses
 BOX_STYLE = Style(fill="#ffffff", stroke="#333333", width=0.3)
 POWERS = ("colour_change", "guard", "dupe")
+POWER_LABEL = {"colour_change": "rolling.colour_change", "guard": "rolling.guard", "dupe": "rolling.dupe"}
+TITLE_KEY = {"rolling-america": "rolling.title_rolling-america", "rolling-espana": "rolling.title_rolling-espana"}
+CREDIT_KEY = {"rolling-america": "rolling.credit_rolling-america", "rolling-espana": "rolling.credit_rolling-espana"}
 
 
 def build_for(game_name: str):
@@ -225,14 +230,14 @@ def _rounded_rings(geom) -> list:
 
 def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
     identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
-    sheet, content = new_sheet(identity, t(lang, f"rolling.title_{game_name}"), landscape=True,
-                               credit=t(lang, f"rolling.credit_{game_name}"), side_footer=FOOTER_W)
+    sheet, content = new_sheet(identity, t(lang, TITLE_KEY[game_name]), landscape=True,
+                               credit=t(lang, CREDIT_KEY[game_name]), side_footer=FOOTER_W)
     fitted = _fitted(game_name, page)
     sheet.add(*fitted.items)
     for code, colour in fitted.cells:  # region by region, as the typed-in template lists them
         box = fitted.placements[code].box
         corners = ((box.x, box.y), (box.right, box.y), (box.right, box.bottom), (box.x, box.bottom))
-        region = t(lang, f"rolling.{colour}").lower()
+        region = t(lang, REGION_LABEL[colour]).lower()
         label = t(lang, "rolling.cell_label", name=fitted.names[code], region=region)
         sheet.add_cell(Cell(code, corners, "number", 1, 6, label))
 
@@ -257,7 +262,7 @@ def _legend(sheet: Sheet, box: Box, colours: tuple, lang: str) -> None:
     for i, colour in enumerate(colours):
         x, ry = box.x + (i % 3) * col_w, y + (i // 3) * 5.5
         sheet.add(Rect(x, ry, 6, 4.5, Style(fill=REGION_FILL[colour], stroke=REGION_EDGE[colour], width=0.5)))
-        sheet.add(Text(x + 7.5, ry + 3.4, t(lang, f"rolling.{colour}"), 8, INK))
+        sheet.add(Text(x + 7.5, ry + 3.4, t(lang, REGION_LABEL[colour]), 8, INK))
     y += 2 * 5.5
     sheet.add(Rect(box.x, y, 6, 4.5, Style(fill="#ffffff", stroke="#333333", width=0.5)))
     sheet.add(Text(box.x + 7.5, y + 3.4, t(lang, "rolling.wild"), 7.5, INK))
@@ -278,7 +283,7 @@ def _panel(sheet: Sheet, box: Box, lang: str) -> None:
     sheet.add(Text(box.x, y, t(lang, "rolling.powers"), 8.5, INK, bold=True))
     for power in POWERS:
         y += 6.5
-        sheet.add(Text(box.x, y, t(lang, f"rolling.{power}"), 8, INK))
+        sheet.add(Text(box.x, y, t(lang, POWER_LABEL[power]), 8, INK))
         for k in range(3):
             _tick_box(sheet, Box(box.right - 3 * 7 + k * 7, y - 4.5, 5.5, 5.5), power, k + 1)
 
@@ -317,7 +322,7 @@ def _game(name: str, variant: str) -> Game:
 
     return Game(
         name=name,
-        title=t("en", f"rolling.title_{name}"),
+        title=t("en", TITLE_KEY[name]),
         variants=(variant,),
         layout_version=LAYOUT_VERSION,
         build=build_for(name),
