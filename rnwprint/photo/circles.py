@@ -23,13 +23,9 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
     touch it): ink near the edge going most of the way round is the circle. The number
     inside is then told from the paper by its own darkness, not the (darker) circle's."""
-    h, w = ink.shape
-    ys, xs = np.mgrid[0:h, 0:w]
-    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
-    r2 = dx * dx + dy * dy
+    r2, sector = _rim(*ink.shape)
     rim = (r2 > CIRCLE_RIM) & (ink > 0)
-    sectors = ((np.arctan2(dy[rim], dx[rim]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
-    if (np.bincount(sectors, minlength=24) >= 3).sum() < CIRCLE_SECTORS:
+    if (np.bincount(sector[rim], minlength=24) >= 3).sum() < CIRCLE_SECTORS:
         return ink, False
     inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
@@ -72,3 +68,12 @@ def _polar(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     ys, xs = np.mgrid[0:h, 0:w]
     dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
     return np.sqrt(dx * dx + dy * dy), ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+
+
+@lru_cache(maxsize=32)
+def _rim(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """_polar's squared distance, and its direction (of 24), of each pixel of an h x w crop."""
+    r, sector = _polar(h, w)
+    ys, xs = np.mgrid[0:h, 0:w]
+    dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
+    return dx * dx + dy * dy, sector

@@ -3,9 +3,12 @@ away (split out of read.py)."""
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
+from rnwprint.photo.printed import of_print
 from rnwprint.sheet import Cell
 
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
@@ -35,29 +38,49 @@ def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     around = page[b0:r1 + dy + margin, a0:c1 + dx + margin]
     if around.size == 0 or r1 <= r0 or c1 <= c0:
         return np.zeros((max(r1 - r0, 0), max(c1 - c0, 0)), np.float32)
-    brush = np.ones((int(STROKE_MM * px_per_mm) | 1,) * 2, np.uint8)
-    closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush).astype(np.float32)
-    dark = (closed - around) / np.maximum(closed, 1.0)
-    dark = dark[r0 + dy - b0:r1 + dy - b0, c0 + dx - a0:c1 + dx - a0]
-    _take_print_away(dark, raw[r0:r1, c0:c1], printed[r0:r1, c0:c1])
+    brush = _brush(px_per_mm)
+    closed = cv2.morphologyEx(around, cv2.MORPH_CLOSE, brush)
+    inside = (slice(r0 + dy - b0, r1 + dy - b0), slice(c0 + dx - a0, c1 + dx - a0))
+    closed = closed[inside].astype(np.float32)  # only the cell itself is needed from here on
+    dark = (closed - around[inside]) / np.maximum(closed, 1.0)
+    parts = of_print(raw, ("parts", r0, r1, c0, c1), lambda: _print_parts(raw[r0:r1, c0:c1], printed[r0:r1, c0:c1]))
+    _take_print_away(dark, raw[r0:r1, c0:c1], printed[r0:r1, c0:c1], parts)
     return dark
 
 
-def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray) -> None:
-    """Zero the sheet's own print in `dark`, but keep pen strokes that cross it: where a
-    printed mark (a cell id, a dot) is lighter than the pen, ink over it is darker than the
-    rest of the mark (halfway between the mark's mean darkness and the pen's is the line)."""
+@functools.cache
+def _brush(px_per_mm: float) -> np.ndarray:
+    return np.ones((int(STROKE_MM * px_per_mm) | 1,) * 2, np.uint8)
+
+
+def _print_parts(raw: np.ndarray, printed: np.ndarray):
+    """What _take_print_away needs of a cell's print (the same on every photo of the sheet):
+    where it is printed (widened), where not, its marks (labelled) and each mark's own
+    pixels; None where nothing is printed."""
     where = printed > 0
     if not where.any():
+        return None
+    count, labels = cv2.connectedComponents(printed, connectivity=8)
+    core = raw > 0  # each mark's own pixels, not its widened edge
+    sizes = np.maximum(np.bincount(labels[core], minlength=count), 1)
+    return where, ~where, count, labels, core, labels[core], sizes
+
+
+def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray, parts=False) -> None:
+    """Zero the sheet's own print in `dark`, but keep pen strokes that cross it: where a
+    printed mark (a cell id, a dot) is lighter than the pen, ink over it is darker than the
+    rest of the mark (halfway between the mark's mean darkness and the pen's is the line).
+    `parts`: _print_parts(raw, printed), when kept from before."""
+    if parts is False:
+        parts = _print_parts(raw, printed)
+    if parts is None:
         return
-    pen = _darkest(dark[~where])
+    where, outside, count, labels, core, core_labels, sizes = parts
+    pen = _darkest(dark[outside])
     if pen > PEN_OVER_PRINT:  # (a blank cell has no pen to keep)
-        count, labels = cv2.connectedComponents(printed, connectivity=8)
-        core = raw > 0  # each mark's own pixels, not its widened edge
-        level = (np.bincount(labels[core], weights=dark[core], minlength=count)
-                 / np.maximum(np.bincount(labels[core], minlength=count), 1))
+        level = np.bincount(core_labels, weights=dark[core], minlength=count) / sizes
         line = np.where(pen - level > PEN_OVER_PRINT, (level + pen) / 2, np.inf)
-        where &= dark <= line[labels]
+        where = where & (dark <= line[labels])
     dark[where] = 0
 
 

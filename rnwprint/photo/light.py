@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from rnwprint.photo.decide import CellRead
@@ -58,7 +59,7 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
     window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
     if window.size == 0:
         return "", 1.0
-    paper = _nearest_rank(window.ravel(), 0.9)
+    paper = _nearest_rank(window, 0.9)
     if paper < DARK_PAPER:
         return "dark", 1.0
     where = raw[r0:r1, c0:c1] > 0
@@ -74,6 +75,10 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
 
 
 def _nearest_rank(values: np.ndarray, q: float) -> float:
+    """The value at rank q (0 to 1) of `values`, nearest rank; grey levels (uint8) counted in
+    a histogram (the same value, several times faster than sorting a big cell's window)."""
     k = int(q * (values.size - 1))
-    return float(np.partition(values, k)[k])
-
+    if values.dtype == np.uint8 and values.ndim <= 2:
+        counts = cv2.calcHist([values], [0], None, [256], [0, 256]).ravel()
+        return float(np.searchsorted(np.cumsum(counts), k + 1))
+    return float(np.partition(values.ravel(), k)[k])

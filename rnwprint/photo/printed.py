@@ -94,38 +94,87 @@ def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float) -> t
     s = int(round(REGISTER_SEARCH_MM * r))
     if r0 < s or c0 < s or r1 + s > page.shape[0] or c1 + s > page.shape[1]:
         return 0, 0
-    template = (255 * (1 - raw[r0:r1, c0:c1])).astype(np.float32)
     inner = int(round((REGISTER_PAD_MM + 1.0) * r))
+    ring = _ring_template(raw, (r0, r1, c0, c1), inner)
     window = page[r0 - s:r1 + s, c0 - s:c1 + s].astype(np.float32)
-    match = _ring_match(window, template, inner)
+    match = _ring_match(window, None, inner, ring)
     _, peak, _, (dx, dy) = cv2.minMaxLoc(match)
     return (dy - s, dx - s) if peak >= REGISTER_MATCH else (0, 0)
 
 
-def _ring_match(window: np.ndarray, template: np.ndarray, inner: int) -> np.ndarray:
-    """OpenCV's TM_CCOEFF_NORMED of `template` over `window` with a mask that leaves out the
-    template's inside (all but a ring `inner` px wide), -1 where the window is flat; the same
-    sums as cv2.matchTemplate(..., mask=...) but the mask's own sums come from integral
-    images, so only one correlation is left to compute (several times faster)."""
+#: id(raw) -> (raw itself, {key: what was worked out from it}): the same sheet's print is
+#: matched around the same boxes on every photo of it, so what depends on the print alone is
+#: worked out once
+_OF_PRINT: dict[int, tuple[np.ndarray, dict]] = {}
+
+
+def of_print(raw: np.ndarray, key, make):
+    """make(), kept with the print `raw` (a _printed array) under `key`."""
+    held = _OF_PRINT.get(id(raw))
+    if held is None or held[0] is not raw:
+        if len(_OF_PRINT) > 8:
+            _OF_PRINT.clear()
+        held = _OF_PRINT[id(raw)] = (raw, {})
+    if key not in held[1]:
+        held[1][key] = make()
+    return held[1][key]
+
+
+def _ring_template(raw: np.ndarray, box: tuple[int, int, int, int], inner: int):
+    r0, r1, c0, c1 = box
+    return of_print(raw, ("ring", *box, inner),
+                    lambda: _prepare((255 * (1 - raw[r0:r1, c0:c1])).astype(np.float32), inner))
+
+
+#: a template at least this long a side is correlated strip by strip (its inside is left out:
+#: four thin strips are cheaper than the whole square; the same sums, added in another order)
+STRIPS_FROM = 120
+
+
+def _prepare(template: np.ndarray, inner: int):
+    """What _ring_match needs of a template: its ring centred on the ring's mean, the norm of
+    that, the ring's pixel count, and the ring cut into four strips (or None)."""
     th, tw = template.shape
     ring = np.ones_like(template)
     ring[inner:th - inner, inner:tw - inner] = 0
     n = float(ring.sum())
     centred = (template - float((template * ring).sum()) / n) * ring
     norm = float(np.sqrt((centred * centred).sum()))
-    numerator = cv2.matchTemplate(window, centred, cv2.TM_CCORR)
+    strips = None
+    if min(th, tw) >= STRIPS_FROM and th > 2 * inner and tw > 2 * inner:
+        strips = (centred[:inner].copy(), centred[th - inner:].copy(),
+                  centred[inner:th - inner, :inner].copy(), centred[inner:th - inner, tw - inner:].copy())
+    return centred, norm, n, strips
+
+
+def _ring_match(window: np.ndarray, template: np.ndarray | None, inner: int, prepared=None) -> np.ndarray:
+    """OpenCV's TM_CCOEFF_NORMED of `template` over `window` with a mask that leaves out the
+    template's inside (all but a ring `inner` px wide), -1 where the window is flat; the same
+    sums as cv2.matchTemplate(..., mask=...) but the mask's own sums come from integral
+    images, so only one correlation is left to compute (several times faster). `prepared`:
+    _prepare(template, inner), when kept from before."""
+    centred, norm, n, strips = prepared if prepared is not None else _prepare(template, inner)
+    th, tw = centred.shape
+    if strips is None:
+        numerator = cv2.matchTemplate(window, centred, cv2.TM_CCORR)
+    else:
+        top, bottom, left, right = strips
+        wh, ww = window.shape
+        numerator = cv2.matchTemplate(window[:wh - th + inner], top, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(window[th - inner:], bottom, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(window[inner:wh - inner, :ww - tw + inner], left, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(window[inner:wh - inner, tw - inner:], right, cv2.TM_CCORR)
     h, w = numerator.shape
 
-    def ring_sums(integral: np.ndarray) -> np.ndarray:
-        def box(top, left, bottom, right):  # sums over [top, bottom) x [left, right) at each offset
-            return (integral[bottom:bottom + h, right:right + w] - integral[top:top + h, right:right + w]
-                    - integral[bottom:bottom + h, left:left + w] + integral[top:top + h, left:left + w])
-        return box(0, 0, th, tw) - box(inner, inner, th - inner, tw - inner)
-
     total, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
-    s1, s2 = ring_sums(total), ring_sums(squares)
+    both = np.stack((total, squares))
+
+    def box(top, left, bottom, right):  # sums over [top, bottom) x [left, right) at each offset
+        return (both[:, bottom:bottom + h, right:right + w] - both[:, top:top + h, right:right + w]
+                - both[:, bottom:bottom + h, left:left + w] + both[:, top:top + h, left:left + w])
+
+    s1, s2 = box(0, 0, th, tw) - box(inner, inner, th - inner, tw - inner)
     variance = s2 - s1 * s1 / n
     flat = variance <= 1e-6 * np.maximum(s2, 1.0)
     out = numerator / (norm * np.sqrt(np.where(flat, 1.0, variance)) + 1e-12)
     return np.where(flat | (norm == 0), -1.0, out).astype(np.float32)
-
