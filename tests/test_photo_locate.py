@@ -301,6 +301,30 @@ def test_ring_match_is_opencvs_masked_match():
     assert (flat == -1).all()
 
 
+def test_ring_match_of_a_big_box_strip_by_strip_is_opencvs_masked_match():
+    """A box as big as Twenty One's (22 mm) is correlated strip by strip: still OpenCV's
+    masked TM_CCOEFF_NORMED, the same peak."""
+    from rnwprint.photo.printed import _prepare, _ring_match
+
+    rng = np.random.default_rng(8)
+    template = np.full((160, 176), 255, np.float32)
+    template[8:11, 8:168] = template[149:152, 8:168] = template[8:152, 8:11] = template[8:152, 165:168] = 0
+    template[2:6, 150:162] = 0  # an id beside the box
+    window = np.full((184, 200), 230, np.float32)
+    window[9:169, 15:191] = template * 0.8 + 20
+    window[40:120, 50:130] = 10  # pen inside the box: left out by the mask
+    window += rng.normal(0, 4, window.shape).astype(np.float32)
+    inner = 16
+    assert _prepare(template, inner)[3] is not None  # the strips are used
+    mask = np.ones_like(template)
+    mask[inner:-inner, inner:-inner] = 0
+    want = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    got = _ring_match(window, template, inner)
+    assert got.shape == want.shape == (25, 25)
+    assert np.abs(got - want).max() < 1e-3
+    assert cv2.minMaxLoc(got)[3] == cv2.minMaxLoc(want)[3] == (15, 9)
+
+
 def test_the_cells_surroundings_are_the_rectified_page_there(sheets):
     """rectify_around_cells warps each cell's surroundings exactly as the whole page is
     warped there, and leaves the rest white."""

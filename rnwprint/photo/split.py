@@ -36,7 +36,7 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
     areas = stats[:, cv2.CC_STAT_AREA]
     speck = SPECK * areas[1:].sum()  # specks (dust, a bit of print) would throw the ink's extent off
     blobs = [i for i in range(1, count) if areas[i] >= speck]
-    ink = np.where(np.isin(labels, blobs), ink, 0.0).astype(np.float32)
+    ink = np.where(_among(labels, count, blobs), ink, 0.0).astype(np.float32)
     pieces = _two_pieces(ink, labels, stats, centroids, blobs)
     apart = bool(pieces)
     if not apart:
@@ -90,7 +90,13 @@ def _two_pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, centroid
             ways.append((overlap, k))
     pairs = []
     for _, k in sorted(ways)[:MAX_CUTS]:
-        left = np.isin(labels, blobs[:k])
+        left = _among(labels, len(stats), blobs[:k])
         pairs.append((np.where(left, ink, 0.0).astype(np.float32), np.where(left, 0.0, ink).astype(np.float32)))
     return pairs
 
+
+def _among(labels: np.ndarray, count: int, chosen: list[int]) -> np.ndarray:
+    """np.isin(labels, chosen) for labels 0..count-1, by a lookup table (much faster)."""
+    table = np.zeros(count, bool)
+    table[chosen] = True
+    return table[labels]
