@@ -69,8 +69,8 @@ def main() -> None:
                   f"{ROUNDS} interleaved rounds: median {a * 1000:.0f} ms vs {b * 1000:.0f} ms, "
                   f"median ratio {ratio:.2f}x (target <= 2)")
 
-    assets = sum(p.stat().st_size for p in (ROOT / "rnwprint" / "assets" / "maps").glob("*.geojson"))
-    baked = sum(p.stat().st_size for p in (ROOT / "rnwprint" / "assets" / "maps").glob("layout-*.json"))
+    assets = sum(p.stat().st_size for p in (ROOT / "assets" / "maps").glob("*.geojson"))
+    baked = sum(p.stat().st_size for p in (ROOT / "assets" / "maps").glob("layout-*.json"))
     print(f"map assets together: {assets / 1000:.0f} KB (target <= 400); baked layouts {baked / 1000:.0f} KB")
 
 

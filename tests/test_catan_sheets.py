@@ -116,11 +116,10 @@ def _luminance(colour: str) -> float:
 
 def test_resource_names_print_dark_enough_on_their_fill_for_a_grey_printer():
     import tomllib
-    from pathlib import Path
 
-    import rnwprint.games.catan as catan
+    from rnwprint.data import data_path
 
-    terrains = tomllib.loads((Path(catan.__file__).parent / "catan.toml").read_text())["terrain"]
+    terrains = tomllib.loads(data_path("templates", "catan.toml").read_text())["terrain"]
     for name, colours in terrains.items():
         dark, light = sorted((_luminance(colours["ink"]), _luminance(colours["fill"])))
         assert (light + 0.05) / (dark + 0.05) >= 4.5, name  # WCAG AA contrast for small text

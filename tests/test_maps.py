@@ -1,4 +1,4 @@
-"""Tests for the shipped map geometry (rnwprint/assets/maps) and its loader."""
+"""Tests for the shipped map geometry (assets/maps) and its loader."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from shapely.geometry import box
 from rnwprint.geo.maps import MapGeometry, load_map, neighbours
 
 ROOT = Path(__file__).resolve().parents[1]
-ASSETS = ROOT / "rnwprint" / "assets" / "maps"
+ASSETS = ROOT / "assets" / "maps"
 
 US_CODES = set(
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "

@@ -3,7 +3,7 @@
 
 Fitting a map to a page and placing its write boxes takes seconds (shapely, a seeded search);
 every `rnwprint sheet` and every photo read would redo it. This tool does it once per map x
-page size and writes ``rnwprint/assets/maps/layout-GAME-PAGE.json``: the map's scale and
+page size and writes ``assets/maps/layout-GAME-PAGE.json``: the map's scale and
 place, the drawn outlines (to 0.01 mm), the write boxes and their leaders, and a key, the
 digest of everything the layout is made from (rolling.layout_key). At run time a layout whose
 key differs from the current one is not used: the map is fitted again, so a stale file can

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the simplified map geometry shipped in ``rnwprint/assets/maps``.
+"""Build the simplified map geometry shipped in ``assets/maps``.
 
 Inputs (pinned npm packages, verified against their registry SHA-512):
 
@@ -50,7 +50,7 @@ import shapely
 from shapely.geometry import MultiPolygon, Polygon
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUT = ROOT / "rnwprint" / "assets" / "maps"
+DEFAULT_OUT = ROOT / "assets" / "maps"
 
 PACKAGES = {
     "us-atlas": (

@@ -1,4 +1,4 @@
-"""Write rnwprint/templates/twenty-one.toml: the field numbers and the fair colour
+"""Write templates/twenty-one.toml: the field numbers and the fair colour
 layouts of sheets A-F.
 
 Sheet s, row r, position p shows colour (PATTERN[r][p] + s) mod 6, so for every row and
@@ -40,7 +40,7 @@ def main() -> None:
         lines.append(f"{name} = [")
         lines += ["    [" + ", ".join(f'"{c}"' for c in row) + "]," for row in rows]
         lines.append("]")
-    out = pathlib.Path(__file__).resolve().parent.parent / "rnwprint" / "templates" / "twenty-one.toml"
+    out = pathlib.Path(__file__).resolve().parent.parent / "templates" / "twenty-one.toml"
     out.write_text("\n".join(lines) + "\n")
 
 

@@ -1,7 +1,7 @@
-"""Run-time access to the shipped map geometry (``rnwprint/assets/maps``).
+"""Run-time access to the shipped map geometry (top-level ``assets/maps``).
 
 The GeoJSON files are produced by ``tools/build_maps.py`` (see
-``rnwprint/assets/maps/SOURCES.md`` for provenance and licences).  Coordinates
+``assets/maps/SOURCES.md`` for provenance and licences).  Coordinates
 are planar map units with **y pointing down**:
 
 * ``"us"`` -- the 50 states (USPS codes), Albers USA units of us-atlas

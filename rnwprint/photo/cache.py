@@ -32,8 +32,12 @@ def folder() -> pathlib.Path | None:
 
 @functools.cache
 def fingerprint() -> str:
-    """A digest of the path, size and modification time of every file of the rnwprint package."""
-    return fingerprint_of(pathlib.Path(__file__).resolve().parent.parent)
+    """A digest of the path, size and modification time of every file of the rnwprint package
+    and of its game data and maps (top-level folders in a checkout)."""
+    from rnwprint.data import PACKAGE, data_folder
+
+    return _digest("".join(fingerprint_of(root) for root in (PACKAGE, data_folder("templates"),
+                                                               data_folder("maps"))).encode())
 
 
 def fingerprint_of(root: pathlib.Path) -> str:

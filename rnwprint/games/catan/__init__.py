@@ -3,7 +3,7 @@ and keep their resources on a notes sheet.
 
 Variants: ``map`` (the classic island's default layout), ``map-SEED`` (its terrains shuffled
 by SEED; the places and their ids stay), ``notes`` (the notes sheet, two games a page).
-geometry.py holds the island, sheets.py the printables, rules.py the audit; catan.toml the data.
+geometry.py holds the island, sheets.py the printables, rules.py the audit; templates/catan.toml the data.
 """
 
 from __future__ import annotations

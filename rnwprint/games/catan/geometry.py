@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import functools
 import math
-import pathlib
 import random
 import tomllib
 from dataclasses import dataclass
 
 from shapely.geometry import LineString, Point, Polygon
 
+from rnwprint.data import data_path
 from rnwprint.errors import RnwError
 
-DATA = pathlib.Path(__file__).with_name("catan.toml")
+DATA = data_path("templates", "catan.toml")
 ROWS = (3, 4, 5, 4, 3)
 RESOURCES = ("wood", "brick", "stone", "wheat", "sheep")
 DESERT = "desert"
