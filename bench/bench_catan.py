@@ -14,7 +14,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
 from catan_support import full_map
 from common import machine, median_ms
 
-from rnwprint.audit.entries import Entries
+from rnwprint.core.entries import Entries
 from rnwprint.games import get_game
 from rnwprint.render.pdf import render_pdf
 from rnwprint.render.svg import render_svg

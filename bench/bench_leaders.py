@@ -22,7 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rnwprint.games import rolling
-from rnwprint.sheet import Rect
+from rnwprint.core.sheet import Rect
 
 
 def frames_of(fitted) -> list:

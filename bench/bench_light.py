@@ -31,7 +31,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from bench_photo import photo_set, truth_of  # noqa: E402
 from common import machine  # noqa: E402
 
-from rnwprint.errors import RnwError  # noqa: E402
+from rnwprint.core.errors import RnwError  # noqa: E402
 from rnwprint.photo import read as photo_read  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
 

@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from common import machine  # noqa: E402
 
-from rnwprint.audit.entries import Guarded  # noqa: E402
+from rnwprint.core.entries import Guarded  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from support import synth  # noqa: E402  (tests/support, on sys.path through common)
 from rnwprint.photo.pipeline import read_photo  # noqa: E402

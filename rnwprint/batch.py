@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 
 def cores() -> int:

@@ -20,7 +20,7 @@ from rnwprint.cli_support import (  # noqa: F401
     _write_sheets,
 )
 from rnwprint.cli_template import template
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
@@ -166,7 +166,7 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 
 def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> None:
     """`audit --annotate`: one file's report, and its sheet with the violations in red."""
-    from rnwprint.audit.annotate import annotated_sheet
+    from rnwprint.render.annotate import annotated_sheet
     from rnwprint.app.audit import audit_file
     from rnwprint.games import get_game
     from rnwprint.output import check_target, write_atomic

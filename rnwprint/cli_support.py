@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import PAGE_SIZES
 from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
@@ -126,7 +126,7 @@ def _write_sheets(sheets, fmt: str, target: pathlib.Path, labels: list[str] | No
 
 
 def _read_stdin() -> str:
-    from rnwprint.audit.entries import MAX_TEXT_BYTES, decode_text
+    from rnwprint.core.entries import MAX_TEXT_BYTES, decode_text
 
     if sys.stdin is None:  # started with standard input closed (`<&-`)
         raise RnwError("standard input is closed: pipe the drawing in, or give a file to --ascii", "stdin")

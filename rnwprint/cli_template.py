@@ -6,7 +6,7 @@ import pathlib
 
 import click
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.locale import LANGUAGES
 
 

@@ -7,9 +7,9 @@ import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rnwprint.audit.entries import Entries
-from rnwprint.audit.report import Report
-from rnwprint.sheet import Sheet
+from rnwprint.core.entries import Entries
+from rnwprint.core.report import Report
+from rnwprint.core.sheet import Sheet
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 DEFAULT_DIR = pathlib.Path("output")
 _PSEUDO = ("/proc", "/sys")  # the kernel's views: nothing can be created there

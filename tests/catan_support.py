@@ -49,7 +49,7 @@ def pencil_game(seed: int, sheet) -> tuple[dict, dict]:
     the pencil marks); 2-4 players from random starts, a fifth of the places left blank."""
     import numpy as np
 
-    from rnwprint.photo.synth_pencil import Pencil
+    from support.synth_pencil import Pencil
 
     rng = np.random.default_rng([seed, 18])
     colours = ["red", "blue", "green", "orange"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rnwprint.fonts import PT, text_span
-from rnwprint.sheet import Text
+from rnwprint.core.sheet import Text
 
 
 def text_box(item: Text) -> tuple[float, float, float, float]:

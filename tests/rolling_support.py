@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.games.rolling_rules import WILD, Turn, Write, load_board
+from rnwprint.core.entries import CROSSED, Entries, Guarded
+from rnwprint.games.rolling.rules import WILD, Turn, Write, load_board
 
 US = load_board("rolling-america")
 ES = load_board("rolling-espana")

@@ -8,7 +8,7 @@ import hashlib
 import pathlib
 
 from rnwprint.games import GAMES, listed_variants
-from rnwprint.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 LANGS = ("es", "en")

@@ -15,8 +15,8 @@ import zlib
 import pytest
 from PIL import Image
 
-from rnwprint.audit import entries as entries_module
-from rnwprint.audit import run
+from rnwprint.core import entries as entries_module
+from rnwprint.app import audit as run
 from rnwprint.games.roll_to_the_top.tower import Tower, encode
 
 GOOD = 'game = "twenty-one"\n[cells]\nR1C1 = 6\n'
@@ -196,7 +196,7 @@ def test_tower_drawing_saved_with_a_byte_order_mark(cli, tmp_path):
 @pytest.fixture(scope="module")
 def sheet_photo() -> bytes:
     from rnwprint.games import GAMES
-    from rnwprint.photo import synth
+    from support import synth
 
     sheet = GAMES["twenty-one"].build("A", "en", "a4")
     return synth.make_photo(sheet, synth.random_marks(sheet, 5), seed=5, megapixels=2.0)

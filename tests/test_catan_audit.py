@@ -9,8 +9,8 @@ import json
 import pytest
 from catan_support import full_map, game_toml
 
-from rnwprint.audit.run import audit_file
-from rnwprint.errors import RnwError
+from rnwprint.app.audit import audit_file
+from rnwprint.core.errors import RnwError
 
 # red: a village at the edge (V01), roads E02 (V01-V05) and E08 (V05-V09), a city at V09 and the
 # town hall of T01 (V01 and V09 are both corners of T01).
@@ -246,9 +246,9 @@ def test_a_seeded_map_audits_against_its_own_layout(write):
 
 
 def test_annotate_outlines_each_violations_places_in_red(cli, write, tmp_path):
-    from rnwprint.audit.annotate import RED, annotated_sheet
+    from rnwprint.render.annotate import RED, annotated_sheet
     from rnwprint.games import GAMES
-    from rnwprint.sheet import Path
+    from rnwprint.core.sheet import Path
 
     report = audit(write, {**BASE, "E60": "red", "T02": "red"})
     sheet = GAMES["catan"].build("map", "en", "a4")

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from catan_support import game_toml, pencil_game
 
-from rnwprint.audit.run import audit_file
+from rnwprint.app.audit import audit_file
 from rnwprint.games import GAMES
 from rnwprint.games.catan import photo as catan_photo
 from rnwprint.photo.pipeline import read_photo
-from rnwprint.photo.synth import make_photo
-from rnwprint.photo.synth_pencil import PENCILS, Pencil, fill_pencil
+from support.synth import make_photo
+from support.synth_pencil import PENCILS, Pencil, fill_pencil
 
 CATAN = GAMES["catan"]
 

@@ -9,7 +9,7 @@ from page_boxes import overlap, text_box
 from shapely.geometry import Polygon, box
 
 from rnwprint.games import GAMES
-from rnwprint.sheet import Identity, Text
+from rnwprint.core.sheet import Identity, Text
 
 CATAN = GAMES["catan"]
 SHEETS = [(v, lang, page) for v in ("map", "map-7", "notes") for lang in ("es", "en") for page in ("a4", "letter")]

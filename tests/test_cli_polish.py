@@ -124,7 +124,7 @@ def test_template_names_its_language_so_audit_answers_in_it(cli, write):
 
 
 def test_spanish_report_writes_decimals_with_a_comma():
-    from rnwprint.audit.report import Report
+    from rnwprint.core.report import Report
 
     report = Report("twenty-one", "A", "photo.jpg", 0, coarse_photo=2.5)
     assert "2,5 px/mm" in report.to_text("es") and "2.5 px/mm" in report.to_text("en")
@@ -163,7 +163,7 @@ def test_spanish_game_log_names_the_dice_in_spanish_and_reads_back(cli, tmp_path
 
 
 def test_spanish_game_log_with_moves_round_trips(tmp_path):
-    from rnwprint.games.rolling_rules import Turn, Write, load_board, load_log, log_text, roll_game
+    from rnwprint.games.rolling.rules import Turn, Write, load_board, load_log, log_text, roll_game
 
     board = load_board("rolling-espana")
     played = [Turn(t.number, t.round, t.dice, tuple(Write(die, nothing=True) for die, _ in t.dice))

@@ -16,11 +16,11 @@ import cv2
 import numpy as np
 import pytest
 
-from rnwprint.audit.entries import Guarded
+from rnwprint.core.entries import Guarded
 from rnwprint.photo import convnet
 from rnwprint.photo import digits as D
 from rnwprint.photo import read as photo_read
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

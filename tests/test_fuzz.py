@@ -113,7 +113,7 @@ def test_fuzz_typed_in_json_sheets(cli, tmp_path_factory, doc):
 
 @pytest.fixture(scope="module")
 def sheet_and_log(tmp_path_factory):
-    from rnwprint.audit.template import blank_file
+    from rnwprint.app.blank import blank_file
 
     folder = tmp_path_factory.mktemp("log")
     sheet = folder / "sheet.toml"
@@ -155,8 +155,8 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
 @pytest.fixture(scope="module")
 def seeds(tmp_path_factory):
     """Valid files to mutate: each game's blank sheet (TOML and JSON) and Rolling America logs."""
-    from rnwprint.audit.template import blank_file
-    from rnwprint.games import rolling_rules
+    from rnwprint.app.blank import blank_file
+    from rnwprint.games.rolling import rules as rolling_rules
 
     out = []
     for game in GAMES.values():

@@ -7,10 +7,10 @@ import dataclasses
 
 import pytest
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES, check_variant, get_game, listed_variants
 from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.sheet import IDENTITY, MARKER, PRINT
+from rnwprint.core.sheet import IDENTITY, MARKER, PRINT
 
 VARIANTS = [(name, v) for name, g in GAMES.items() for v in listed_variants(g)]
 

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 
 from rnwprint.games import GAMES
-from rnwprint.photo import synth
+from support import synth
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import sys
 import pytest
 
 import rnwprint
-from rnwprint._moved import MOVED
 
 PACKAGE = pathlib.Path(rnwprint.__file__).parent
 GAME_FOLDERS = sorted(p.name for p in (PACKAGE / "games").iterdir() if (p / "__init__.py").exists())
@@ -40,13 +39,13 @@ def layer(name: str) -> str:
         return "app"
     if name in ("rnwprint.game", "rnwprint.games") or name.startswith("rnwprint.games."):
         return "games"
-    if name in ("rnwprint", "rnwprint._moved", "rnwprint.audit"):  # the package, the old paths
+    if name == "rnwprint":  # the package
         return "package"
     return "engine"  # render, layout, photo, geo, fonts, output, batch …
 
 
 def imported(name: str) -> set[str]:
-    """The rnwprint modules `name` imports anywhere in its source, old paths as the module they name."""
+    """The rnwprint modules `name` imports anywhere in its source."""
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
     package = name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
     found = set()
@@ -61,7 +60,6 @@ def imported(name: str) -> set[str]:
         else:
             continue
         for target in targets:
-            target = MOVED.get(target, target)
             if target in MODULES:
                 found.add(target)
     return found - {name}
@@ -153,18 +151,13 @@ def test_every_game_has_its_folder():
         assert module.split(".")[:3][2] in GAME_FOLDERS and module.startswith("rnwprint.games."), (game.name, module)
 
 
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_old_import_paths_are_the_moved_modules(old):
-    assert importlib.import_module(old) is importlib.import_module(MOVED[old])
-
-
 def test_every_rnwprint_module_loaded_comes_from_this_checkout():
     # an editable install of another checkout must not fill in a module missing here
     for name in sorted(MODULES):
         if layer(name) != "cli" or name == "rnwprint.cli":
             importlib.import_module(name) if name != "rnwprint.__main__" else None
     outside = sorted(name for name, module in list(sys.modules.items())
-                     if name.startswith("rnwprint") and name not in MOVED and getattr(module, "__file__", None)
+                     if name.startswith("rnwprint") and getattr(module, "__file__", None)
                      and not pathlib.Path(module.__file__).resolve().is_relative_to(PACKAGE.resolve()))
     assert not outside
 

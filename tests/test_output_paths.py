@@ -23,7 +23,7 @@ import pytest
 
 from rnwprint.cli import main
 from rnwprint.games import GAMES
-from rnwprint.photo import synth
+from support import synth
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

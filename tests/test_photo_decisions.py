@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Guarded
+from rnwprint.core.entries import CROSSED, Guarded
 from rnwprint.games import GAMES
 from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 PX = 8.0  # the rectified page's px/mm
 PAPER, PRINT, PEN = 225, 55, 40  # grey levels as a photo in ordinary light has them

@@ -11,14 +11,14 @@ import cv2
 import numpy as np
 import pytest
 
-from rnwprint.audit.run import audit_file
-from rnwprint.errors import RnwError
+from rnwprint.app.audit import audit_file
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
 from rnwprint.photo import read as photo_read
-from rnwprint.photo import synth
+from support import synth
 from rnwprint.photo.pipeline import as_json, read_photo, typed_in_text
 from rnwprint.photo.read import CellRead
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 
 def exposed(jpeg: bytes, factor: float) -> bytes:

@@ -1,5 +1,5 @@
 """Issue 5: finding a printed sheet in a phone photo (rnwprint.photo.locate), checked on
-photos made by rnwprint.photo.synth, whose true page -> image mapping is known."""
+photos made by support.synth, whose true page -> image mapping is known."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from rnwprint.audit.entries import Guarded
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import Guarded
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
 from rnwprint.photo import locate as L
-from rnwprint.photo import synth
+from support import synth
 
 TOLERANCE_MM = 1.0
 

@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
+from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.games import GAMES
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
-from rnwprint.photo import synth
+from support import synth
 from rnwprint.photo.pipeline import PhotoRead, annotate, read_photo, typed_in_text
 
 #: A fixed set of generated photos, two of each sheet kind, at the sizes a phone takes (4 and

@@ -11,7 +11,7 @@ from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top.tower import from_picture, parse_ascii
 from rnwprint.locale import t
-from rnwprint.sheet import IDENTITY, Path, Rect, Text
+from rnwprint.core.sheet import IDENTITY, Path, Rect, Text
 
 READ_PT = 7.0  # rules, labels, headings, footer: anything a player reads
 ID_PT = 5.0  # a cell's id printed small in its own box: legible printed, out of the pen's way

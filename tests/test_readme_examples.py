@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from rnwprint.cli import main
 from rnwprint.games import get_game
-from rnwprint.photo import synth
+from support import synth
 
 README = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 

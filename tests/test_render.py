@@ -16,7 +16,7 @@ from rnwprint.games import GAMES
 from rnwprint.layout.page import MARGIN, PAGE_SIZES
 from rnwprint.render import render
 from rnwprint.render.png import render_image
-from rnwprint.sheet import IDENTITY, MARKER, Identity
+from rnwprint.core.sheet import IDENTITY, MARKER, Identity
 
 from conftest import FORMATS, LANGS, PAGES, pdf_limit
 

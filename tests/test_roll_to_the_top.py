@@ -8,14 +8,14 @@ import json
 import pypdf
 import pytest
 
-from rnwprint.audit.entries import Entries
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import Entries
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES, roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top import sim as tower_sim
 from rnwprint.games.roll_to_the_top.tower import TowerError, encode, parse_ascii
 from rnwprint.layout.page import MARGIN
 from rnwprint.locale import t
-from rnwprint.sheet import Path, Rect, Text
+from rnwprint.core.sheet import Path, Rect, Text
 
 from conftest import LANGS, PAGES
 from page_boxes import inside, overlap, text_box
@@ -83,7 +83,7 @@ def test_sheet_words_in_each_language():
 
 def test_ground_squares_carry_a_dot():
     sheet = rtt.build("pyramid", "en", "a4")
-    from rnwprint.sheet import Circle
+    from rnwprint.core.sheet import Circle
 
     dots = [i for i in sheet.items if isinstance(i, Circle)]
     ground = [c for c in sheet.cells.values() if c.id.startswith("A")]
@@ -531,7 +531,7 @@ def test_custom_tower_sheets_carry_a_readable_identity():
     import numpy as np
 
     from rnwprint.render.png import render_image
-    from rnwprint.sheet import Identity
+    from rnwprint.core.sheet import Identity
 
     towers = rtt.random_towers(21, 4, squares=30)
     for k, (tower, page) in enumerate(zip(towers, ("a4", "letter", "a4", "letter"))):

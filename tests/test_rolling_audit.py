@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Guarded
-from rnwprint.errors import RnwError
-from rnwprint.games.rolling_rules import DICE, audit_sheet, load_board
+from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.core.errors import RnwError
+from rnwprint.games.rolling.rules import DICE, audit_sheet, load_board
 
 from rolling_support import ES, US, rules, sheet
 

@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.errors import RnwError
-from rnwprint.games.rolling_rules import DICE, Write, load_log, log_text, replay, roll_game
+from rnwprint.core.entries import CROSSED, Entries, Guarded
+from rnwprint.core.errors import RnwError
+from rnwprint.games.rolling.rules import DICE, Write, load_log, log_text, replay, roll_game
 
 from rolling_support import ES, US, greedy, sheet
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Guarded
-from rnwprint.games import rolling_rules as rr
-from rnwprint.games.rolling_rules import (WILD, Turn, audit_sheet, load_log, log_json, log_text, replay,
+from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.games.rolling import rules as rr
+from rnwprint.games.rolling.rules import (WILD, Turn, audit_sheet, load_log, log_json, log_text, replay,
                                           roll_game)
 
 from rolling_support import ES, US, greedy, rules, sheet

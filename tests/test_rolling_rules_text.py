@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.games.rolling_rules import audit_sheet, load_board, replay
+from rnwprint.core.entries import CROSSED, Entries, Guarded
+from rnwprint.games.rolling.rules import audit_sheet, load_board, replay
 
 US = load_board("rolling-america")
 ES = load_board("rolling-espana")

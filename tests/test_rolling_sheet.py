@@ -11,8 +11,8 @@ from shapely.geometry import Polygon, box
 
 from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES, rolling
-from rnwprint.games.rolling_rules import load_board
-from rnwprint.sheet import Text
+from rnwprint.games.rolling.rules import load_board
+from rnwprint.core.sheet import Text
 
 from conftest import LANGS, PAGES
 

@@ -16,7 +16,7 @@ import pytest
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top.tower import Tower, decode, encode, parse_ascii
 from rnwprint.output import page_paths
-from rnwprint.sheet import Text
+from rnwprint.core.sheet import Text
 
 # the T tower of test_roll_to_the_top: 694051 as its code's integer, 21·32³ + 5·32² + 25·32 + 3
 T_TOWER = "[][][]\n  []\n"

@@ -24,10 +24,10 @@ from rnwprint.games import GAMES
 from rnwprint.games import roll_to_the_top as rtt
 from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, encode, from_picture, parse_ascii
 from rnwprint.layout.page import MARGIN
-from rnwprint.sheet import IDENTITY
+from rnwprint.core.sheet import IDENTITY
 
 cv2 = pytest.importorskip("cv2")
-from rnwprint.photo.synth import make_photo, with_identity  # noqa: E402  (needs OpenCV)
+from support.synth import make_photo, with_identity  # noqa: E402  (needs OpenCV)
 
 
 def rnwprint(*args, cwd=None) -> subprocess.CompletedProcess:

@@ -9,13 +9,13 @@ import tomllib
 import pypdf
 import pytest
 
-from rnwprint.audit.entries import Entries
+from rnwprint.core.entries import Entries
 from rnwprint.games import twenty_one
 from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import new_sheet
 from rnwprint.locale import t
-from rnwprint.sheet import Rect, Text
+from rnwprint.core.sheet import Rect, Text
 
 from page_boxes import inside, overlap, text_box
 

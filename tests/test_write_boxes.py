@@ -14,12 +14,12 @@ import pytest
 from shapely.geometry import LineString, Point, box
 
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES, rolling
 from rnwprint.layout.page import Box
 from rnwprint.layout.write_boxes import place
 from rnwprint.render import render
-from rnwprint.sheet import Rect
+from rnwprint.core.sheet import Rect
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -220,11 +220,9 @@ def helps(g: Golden) -> None:
 
 
 def _synth():
-    try:
-        from rnwprint.photo import synth
-    except ImportError:  # the generator may leave the runtime package (issue 17)
-        sys.path.insert(0, str(ROOT / "tests"))
-        from support import synth  # type: ignore[no-redef]
+    sys.path.insert(0, str(ROOT / "tests"))  # the test-photo generator: tests/support
+    from support import synth
+
     return synth
 
 

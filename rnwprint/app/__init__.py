@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import TypeVar
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 T = TypeVar("T")
 

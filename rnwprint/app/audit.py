@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import Entries, load_document, parse_entries, read_start
-from rnwprint.audit.report import Report
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import Entries, load_document, parse_entries, read_start
+from rnwprint.core.report import Report
+from rnwprint.core.errors import RnwError
 
 HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
 _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rnwprint.app import as_value
 from rnwprint.core.entries import typed_in
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.locale import t
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rnwprint.app import as_value
-from rnwprint.errors import RnwError
-from rnwprint.sheet import Sheet
+from rnwprint.core.errors import RnwError
+from rnwprint.core.sheet import Sheet
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rnwprint.audit.entries import _show
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import _show
+from rnwprint.core.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.games import catan, roll_to_the_top, rolling, twenty_one
 

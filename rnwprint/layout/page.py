@@ -7,10 +7,10 @@ import functools
 import json
 
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.fonts import wrap
 from rnwprint.locale import t
-from rnwprint.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Rect, Sheet, Style, Text
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)

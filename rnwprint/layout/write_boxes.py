@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import Box
 
 GRID = 0.6  # mm between candidate positions inside a region

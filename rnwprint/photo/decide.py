@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rnwprint.audit.entries import CROSSED, Guarded, Mark
+from rnwprint.core.entries import CROSSED, Guarded, Mark
 from rnwprint.photo import digits
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 AMBIGUOUS = 0.85  # confidence kept when the ink's shape alone cannot tell one digit from two
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from rnwprint.photo.printed import of_print
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 BORDER_MM = 0.7  # the printed box outline, left out of every cell
 INK_RELATIVE = 0.25  # and at least this share of the cell's darkest ink (faint, blurred strokes too)

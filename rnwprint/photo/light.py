@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from rnwprint.photo.decide import CellRead
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 #: Light. Darkness against the paper around a cell (its local white) does not change with
 #: exposure until the paper is clipped to white; then the pen fades, and so does the print.

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import MARGIN, PAGE_SIZES, marker_rows
-from rnwprint.sheet import IDENTITY, IDENTITY_PREFIX, MARKER, Identity, Matrix, Sheet
+from rnwprint.core.sheet import IDENTITY, IDENTITY_PREFIX, MARKER, Identity, Matrix, Sheet
 from rnwprint.photo.homography import OUTLIER_MM, _apply, _fit, _fit_robust, _residuals_mm, _rms, _scale  # noqa: F401
 from rnwprint.photo.load import (_DAMAGE, _FRAMES, _HEIF_BRANDS, _NEXT_MARKER, _STANDALONE, _jpeg_complete,  # noqa: F401
                                  _jpeg_segments, _jpeg_size, _quiet, image_header)

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from rnwprint.audit.entries import Entries, toml_value, typed_in
+from rnwprint.core.entries import Entries, toml_value, typed_in
 from rnwprint.photo import coarse_advice, light_advice, locate, too_coarse
 from rnwprint.photo.read import CellRead, read_cells
-from rnwprint.sheet import Identity, Sheet
+from rnwprint.core.sheet import Identity, Sheet
 
 PX_PER_MM = 8.0  # the rectified page: a 7 mm box is 56 px, plenty for a digit
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from rnwprint.fonts import PT, text_span
 from rnwprint.photo.light import PRINT_BLUR_MM
-from rnwprint.sheet import Cell, Circle, Path, Rect, Sheet, Text
+from rnwprint.core.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
 REGISTER_PAD_MM, REGISTER_SEARCH_MM = 1.0, 1.5  # print matched around a box; how far off it may be
 REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around it) is not moved

@@ -30,7 +30,7 @@ from rnwprint.photo.printed import (  # noqa: F401
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect, _cuts,
     _split_digits, _two_pieces)
-from rnwprint.sheet import Cell, Sheet
+from rnwprint.core.sheet import Cell, Sheet
 
 #: in a photo seeing the page at fewer px/mm than this, a written cell's strokes are ink from
 #: this darkness on (a blank cell is still told by INK_DARKNESS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rnwprint.sheet import Cell
+from rnwprint.core.sheet import Cell
 
 MAYBE_TWO = 0.85  # ink narrower than this (width / height) is one digit
 #: two blobs side by side are two digits when each is this share of the ink's height and

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rnwprint.sheet import Sheet
+from rnwprint.core.sheet import Sheet
 
 FORMATS = ("pdf", "svg", "png")
 

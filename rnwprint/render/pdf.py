@@ -13,7 +13,7 @@ from reportlab.pdfgen import canvas as rl_canvas
 
 from rnwprint.fonts import PT, pdf_font_name
 from rnwprint.render import dark_runs
-from rnwprint.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rnwprint.fonts import PT, font_path
 from rnwprint.render import dark_runs
-from rnwprint.sheet import Circle, Matrix, Path, Rect, Sheet, Text
+from rnwprint.core.sheet import Circle, Matrix, Path, Rect, Sheet, Text
 
 DEFAULT_DPI = 150
 SUPERSAMPLE = 2

@@ -13,7 +13,7 @@ import svgwrite
 
 from rnwprint.fonts import PT
 from rnwprint.render import dark_runs
-from rnwprint.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Circle, Matrix, Path, Rect, Sheet, Style, Text
 
 FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
 

@@ -50,7 +50,7 @@ from support.synth_scene import (
     _shadow_mask,
     _thumb,
 )
-from rnwprint.sheet import IDENTITY, Identity, Sheet
+from rnwprint.core.sheet import IDENTITY, Identity, Sheet
 
 BACKGROUNDS = ("wood", "grey", "dark", "cloth")
 

@@ -12,9 +12,9 @@ import pathlib
 import cv2
 import numpy as np
 
-from rnwprint.audit.entries import CROSSED, Guarded
+from rnwprint.core.entries import CROSSED, Guarded
 from rnwprint.data import data_path
-from rnwprint.sheet import Sheet
+from rnwprint.core.sheet import Sheet
 
 HELDOUT = data_path("photo", "heldout-digits.npz")
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rnwprint.sheet import Sheet
+from rnwprint.core.sheet import Sheet
 
 from rnwprint.games.catan.pencils import PENCILS  # noqa: F401  (RGB of a firm stroke of each pencil)
 

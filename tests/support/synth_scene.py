@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from rnwprint.sheet import Matrix, Sheet
+from rnwprint.core.sheet import Matrix, Sheet
 
 if TYPE_CHECKING:
     from support.synth import PhotoOptions

@@ -12,7 +12,7 @@ import re
 
 from rnwprint.game import Game
 from rnwprint.games.catan import geometry, rules, sheets
-from rnwprint.sheet import Identity, Sheet
+from rnwprint.core.sheet import Identity, Sheet
 
 NAME = "catan"
 VARIANTS = ("map", "notes")

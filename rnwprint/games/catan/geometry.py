@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from shapely.geometry import LineString, Point, Polygon
 
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 DATA = data_path("templates", "catan.toml")
 ROWS = (3, 4, 5, 4, 3)

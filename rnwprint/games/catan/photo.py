@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rnwprint.sheet import Sheet
+from rnwprint.core.sheet import Sheet
 
 PX_PER_MM = 6.0
 INK = 0.16  # a pixel is pencil when it absorbs at least this much of some colour

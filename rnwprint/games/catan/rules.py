@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rnwprint.audit.entries import Entries
-from rnwprint.audit.report import Report, Violation
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import Entries
+from rnwprint.core.report import Report, Violation
+from rnwprint.core.errors import RnwError
 from rnwprint.games.catan import geometry as geo
 from rnwprint.locale import t
 

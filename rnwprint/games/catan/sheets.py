@@ -11,7 +11,7 @@ from rnwprint.fonts import text_width, wrap
 from rnwprint.games.catan import geometry as geo
 from rnwprint.layout.page import Box, new_sheet
 from rnwprint.locale import t
-from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 INK = "#1a1a1a"
 ID_GREY = "#8c8c8c"  # ids: legible printed, light beside a pencil mark

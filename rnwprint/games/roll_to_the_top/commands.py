@@ -17,7 +17,7 @@ from rnwprint.cli_support import (
     _read_stdin,
     _write_sheets,
 )
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import PAGE_SIZES
 from rnwprint.render import FORMATS
 
@@ -46,7 +46,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
         from rnwprint.games.roll_to_the_top.tower import from_picture
 
         return from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")
-    from rnwprint.audit.entries import read_text
+    from rnwprint.core.entries import read_text
 
     text = _read_stdin() if str(ascii_file) == "-" else read_text(ascii_file, "ASCII art")
     return rtt.tower_from_text(text, "stdin" if str(ascii_file) == "-" else str(ascii_file))
@@ -88,7 +88,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     rnwprint tower --ascii mine.txt --lang en
     rnwprint tower --random --seed 1 --count 10 --rate
     """
-    from rnwprint.audit.entries import read_text
+    from rnwprint.core.entries import read_text
     from rnwprint.games import roll_to_the_top as rtt
     from rnwprint.games.roll_to_the_top import sim as tower_sim
     from rnwprint.games.roll_to_the_top.tower import check_fits, encode, format_ascii, from_picture, grouped

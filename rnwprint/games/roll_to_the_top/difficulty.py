@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rnwprint.audit.report import decimal
+from rnwprint.core.report import decimal
 from rnwprint.games.roll_to_the_top import sim as tower_sim
 from rnwprint.games.roll_to_the_top.tower import Tower
 from rnwprint.locale import t

@@ -24,10 +24,10 @@ import tomllib
 from dataclasses import dataclass
 
 # imports the sheet and the audit use too: importable from here (and the package) as before the split
-from rnwprint.audit.entries import Entries  # noqa: F401
-from rnwprint.audit.report import Report, Violation, decimal  # noqa: F401
+from rnwprint.core.entries import Entries  # noqa: F401
+from rnwprint.core.report import Report, Violation, decimal  # noqa: F401
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap  # noqa: F401
 from rnwprint.game import Game
 from rnwprint.games.roll_to_the_top import sim as tower_sim
@@ -35,7 +35,7 @@ from rnwprint.games.roll_to_the_top.tower import (OldCodeError, Tower, TowerErro
                                 row_letters)  # noqa: F401
 from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet  # noqa: F401
 from rnwprint.locale import t  # noqa: F401
-from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text  # noqa: F401
+from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text  # noqa: F401
 
 NAME = "roll-to-the-top"
 LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rnwprint.audit.entries import Entries
-from rnwprint.audit.report import Report, Violation
+from rnwprint.core.entries import Entries
+from rnwprint.core.report import Report, Violation
 from rnwprint.games.roll_to_the_top.game import HIGH, LOW, NAME, parse_variant
 from rnwprint.games.roll_to_the_top.tower import Tower
 from rnwprint.locale import t

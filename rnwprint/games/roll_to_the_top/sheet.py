@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.games.roll_to_the_top import sim as tower_sim
 from rnwprint.games.roll_to_the_top.difficulty import _RATINGS, _rate_one, rating
@@ -29,7 +29,7 @@ from rnwprint.games.roll_to_the_top.tower import (
 )
 from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
-from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 MIN_SQUARE = 7.0  # mm: smaller squares do not take two handwritten digits
 MAX_SQUARE = 25.0  # mm: a small tower grows to fill the page, up to this

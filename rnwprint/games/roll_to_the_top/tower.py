@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 
 # The moved jobs, importable from here as before. They import this module only inside their
 # functions, so either side may be imported first.

@@ -16,7 +16,7 @@ from rnwprint.game import Game
 from rnwprint.games.rolling import rules as rolling_rules
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
 from rnwprint.locale import t
-from rnwprint.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
 LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
 FIT_VERSION = 1  # count up to re-bake the layouts when something the key cannot see changes

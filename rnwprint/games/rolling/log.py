@@ -9,8 +9,8 @@ import pathlib
 import random
 from dataclasses import dataclass
 
-from rnwprint.audit.entries import load_document
-from rnwprint.errors import RnwError
+from rnwprint.core.entries import load_document
+from rnwprint.core.errors import RnwError
 from rnwprint.games.rolling.rules import (DICE, DICE_PER_TURN, FACES, NAME_KEYS, ROUNDS, TURNS_PER_ROUND, Board,
                                           _colour)
 from rnwprint.locale import LANGUAGES, t

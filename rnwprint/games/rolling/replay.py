@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded
-from rnwprint.audit.report import Report, Violation
+from rnwprint.core.entries import CROSSED, Entries, Guarded
+from rnwprint.core.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
 from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
                                           WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show)

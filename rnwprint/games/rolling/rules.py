@@ -95,10 +95,10 @@ import functools
 import tomllib
 from dataclasses import dataclass
 
-from rnwprint.audit.entries import CROSSED, Entries, Guarded, Mark
-from rnwprint.audit.report import Report, Violation
+from rnwprint.core.entries import CROSSED, Entries, Guarded, Mark
+from rnwprint.core.report import Report, Violation
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.locale import t
 
 GAMES = ("rolling-america", "rolling-espana")

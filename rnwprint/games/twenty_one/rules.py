@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rnwprint.audit.entries import CROSSED, Entries
-from rnwprint.audit.report import Report, Violation
+from rnwprint.core.entries import CROSSED, Entries
+from rnwprint.core.report import Report, Violation
 from rnwprint.games.twenty_one.sheet import FIELDS, NAME, ROWS, bonus, cell_id, layouts
 from rnwprint.locale import t
 

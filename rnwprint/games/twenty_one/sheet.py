@@ -7,11 +7,11 @@ import functools
 import tomllib
 
 from rnwprint.data import data_path
-from rnwprint.errors import RnwError
+from rnwprint.core.errors import RnwError
 from rnwprint.fonts import PT, wrap
 from rnwprint.layout.page import Box, new_sheet
 from rnwprint.locale import t
-from rnwprint.sheet import Cell, Identity, Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Cell, Identity, Path, Rect, Sheet, Style, Text
 
 NAME = "twenty-one"
 VARIANTS = ("A", "B", "C", "D", "E", "F")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rnwprint.audit.report import Report
-from rnwprint.sheet import Path, Rect, Sheet, Style, Text
+from rnwprint.core.report import Report
+from rnwprint.core.sheet import Path, Rect, Sheet, Style, Text
 
 RED = "#e00000"
 
