@@ -21,7 +21,7 @@ from shapely.geometry import LineString, box
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rnwprint.games import rolling
+from rnwprint.games.rolling import sheet as rolling_sheet
 from rnwprint.core.sheet import Rect
 
 
@@ -31,7 +31,7 @@ def frames_of(fitted) -> list:
 
 
 def figures(game: str, page: str) -> dict:
-    fitted = rolling._fitted(game, page)
+    fitted = rolling_sheet._fitted(game, page)
     regions, placements, area = fitted.regions, fitted.placements, fitted.area
     frames = frames_of(fitted)
     squares = {c: box(p.box.x, p.box.y, p.box.right, p.box.bottom) for c, p in placements.items()}

@@ -17,7 +17,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 from common import machine, median_ms, side_by_side_ratio  # noqa: E402
 
-from rnwprint.games import GAMES, rolling, rolling_rules  # noqa: E402
+from rnwprint.games import GAMES  # noqa: E402
+from rnwprint.games.rolling import log as rolling_log, replay as rolling_replay, rules as rolling_rules  # noqa: E402
+from rnwprint.games.rolling import sheet as rolling_sheet  # noqa: E402
 from rnwprint.render.pdf import render_pdf  # noqa: E402
 from rnwprint.render.svg import render_svg  # noqa: E402
 from rolling_support import greedy  # noqa: E402  (a legal player, shared with the tests)
@@ -34,12 +36,12 @@ def main() -> None:
         start = time.perf_counter()
         game.build(variant, "es", "a4")  # first sheet of a process: reads the baked layout
         first = (time.perf_counter() - start) * 1000
-        rolling._fitted.cache_clear()
+        rolling_sheet._fitted.cache_clear()
         start = time.perf_counter()
-        rolling._fitted(name, "a4")  # the map's part of that: read the baked layout, make the items
+        rolling_sheet._fitted(name, "a4")  # the map's part of that: read the baked layout, make the items
         read = (time.perf_counter() - start) * 1000
         start = time.perf_counter()
-        rolling._fitted(name, "a4", baked=False)  # what it would cost without: fit and place
+        rolling_sheet._fitted(name, "a4", baked=False)  # what it would cost without: fit and place
         fit = (time.perf_counter() - start) * 1000
         pdf = median_ms(lambda: render_pdf([game.build(variant, "es", "a4")]))
         svg = median_ms(lambda: render_svg(game.build(variant, "es", "a4")))
@@ -50,12 +52,12 @@ def main() -> None:
               f"PDF {size / 1000:.0f} KB per page (target <= 250)")
 
         board = rolling_rules.load_board(name)
-        played, final = greedy(board, rolling_rules.roll_game(1))
+        played, final = greedy(board, rolling_log.roll_game(1))
         audit = median_ms(lambda: rolling_rules.audit_sheet(final, board, "en"), repeat=200)
         with tempfile.TemporaryDirectory() as tmp:
             log = pathlib.Path(tmp) / "log.toml"
-            log.write_text(rolling_rules.log_text(name, played, "en", 1), encoding="utf-8")
-            replay = median_ms(lambda: rolling_rules.replay(final, board, log, "en"), repeat=50)
+            log.write_text(rolling_log.log_text(name, played, "en", 1), encoding="utf-8")
+            replay = median_ms(lambda: rolling_replay.replay(final, board, log, "en"), repeat=50)
         print(f"{name}: audit one typed-in sheet {audit:.2f} ms (target <= 5); "
               f"replay a full 8-round log (TOML) {replay:.1f} ms (target <= 20)")
 

@@ -14,7 +14,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from common import PYTHON, machine, median_ms, run_seconds  # noqa: E402
 
-from rnwprint.games import roll_to_the_top as rtt  # noqa: E402
+from rnwprint.games.roll_to_the_top import game as rtt, sheet as rtt_sheet  # noqa: E402
 from rnwprint.games.roll_to_the_top import sim as tower_sim  # noqa: E402
 from rnwprint.render.pdf import render_pdf  # noqa: E402
 
@@ -36,8 +36,8 @@ def main() -> None:
 
     towers = rtt.random_towers(99, 40, 30)
     it = iter(towers * 2)
-    builtin_ms = median_ms(lambda: render_pdf([rtt.build("eiffel", "es", "a4")]))
-    fresh_ms = median_ms(lambda: render_pdf([rtt.build_tower(next(it), "es", "a4")]), repeat=30, warmup=3)
+    builtin_ms = median_ms(lambda: render_pdf([rtt_sheet.build("eiffel", "es", "a4")]))
+    fresh_ms = median_ms(lambda: render_pdf([rtt_sheet.build_tower(next(it), "es", "a4")]), repeat=30, warmup=3)
     print(f"build + render one tower sheet (PDF), median of 30: built-in eiffel {builtin_ms:.1f} ms, "
           f"a new random tower each time (its {tower_sim.RATING_GAMES}-game rating included) {fresh_ms:.1f} ms "
           f"(target <= 30)")

@@ -46,7 +46,7 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
         raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
     tower = template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
     if tower is not None:
-        from rnwprint.games.roll_to_the_top import custom_variant_name
+        from rnwprint.games.roll_to_the_top.game import custom_variant_name
 
         variant = custom_variant_name(tower, descending)
     click.echo(unwrap(blank(g, variant or g.default_variant, lang)), nl=False)

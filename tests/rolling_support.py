@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 from rnwprint.core.entries import CROSSED, Entries, Guarded
-from rnwprint.games.rolling.rules import WILD, Turn, Write, load_board
+from rnwprint.games.rolling.log import Turn, Write
+from rnwprint.games.rolling.rules import WILD, load_board
 
 US = load_board("rolling-america")
 ES = load_board("rolling-espana")

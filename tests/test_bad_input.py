@@ -17,7 +17,8 @@ from PIL import Image
 
 from rnwprint.core import entries as entries_module
 from rnwprint.app import audit as run
-from rnwprint.games.roll_to_the_top.tower import Tower, encode
+from rnwprint.games.roll_to_the_top.tower import Tower
+from rnwprint.games.roll_to_the_top.tower_code import encode
 
 GOOD = 'game = "twenty-one"\n[cells]\nR1C1 = 6\n'
 

@@ -163,7 +163,8 @@ def test_spanish_game_log_names_the_dice_in_spanish_and_reads_back(cli, tmp_path
 
 
 def test_spanish_game_log_with_moves_round_trips(tmp_path):
-    from rnwprint.games.rolling.rules import Turn, Write, load_board, load_log, log_text, roll_game
+    from rnwprint.games.rolling.log import Turn, Write, load_log, log_text, roll_game
+    from rnwprint.games.rolling.rules import load_board
 
     board = load_board("rolling-espana")
     played = [Turn(t.number, t.round, t.dice, tuple(Write(die, nothing=True) for die, _ in t.dice))

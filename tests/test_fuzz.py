@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rnwprint.games import GAMES
-from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.games.roll_to_the_top.tower import encode
+from rnwprint.games.roll_to_the_top import game as rtt
+from rnwprint.games.roll_to_the_top.tower_code import encode
 
 FUZZ = settings(derandomize=True, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -156,16 +156,16 @@ def mutate(rng: random.Random, data: bytes) -> bytes:
 def seeds(tmp_path_factory):
     """Valid files to mutate: each game's blank sheet (TOML and JSON) and Rolling America logs."""
     from rnwprint.app.blank import blank_file
-    from rnwprint.games.rolling import rules as rolling_rules
+    from rnwprint.games.rolling.log import log_json, log_text, roll_game
 
     out = []
     for game in GAMES.values():
         out.append(("sheet.toml", blank_file(game, game.default_variant, "en").encode()))
         cells = {cid: 3 for cid in sorted(game.cell_ids(game.default_variant))[::3]}
         out.append(("sheet.json", json.dumps({"game": game.name, "cells": cells}).encode()))
-    turns = rolling_rules.roll_game(7)
-    out.append(("log.toml", rolling_rules.log_text("rolling-america", turns, "en", 7).encode()))
-    out.append(("log.json", rolling_rules.log_json("rolling-america", turns, 7).encode()))
+    turns = roll_game(7)
+    out.append(("log.toml", log_text("rolling-america", turns, "en", 7).encode()))
+    out.append(("log.json", log_json("rolling-america", turns, 7).encode()))
     return out
 
 
@@ -204,7 +204,7 @@ def test_fuzz_tower_codes(cli, code):
 @pytest.mark.parametrize("seed", range(3))
 def test_fuzz_mutated_towers(cli, tmp_path, seed):
     rng = random.Random(100 + seed)
-    from rnwprint.games.roll_to_the_top.tower import format_ascii
+    from rnwprint.games.roll_to_the_top.tower_input import format_ascii
 
     arts = [format_ascii(b.tower).encode() for b in rtt.builtins().values()]
     for _ in range(200):

@@ -9,7 +9,7 @@ import pytest
 
 from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES, check_variant, get_game, listed_variants
-from rnwprint.games import roll_to_the_top as rtt
+from rnwprint.games.roll_to_the_top import game as rtt
 from rnwprint.core.sheet import IDENTITY, MARKER, PRINT
 
 VARIANTS = [(name, v) for name, g in GAMES.items() for v in listed_variants(g)]

@@ -8,8 +8,9 @@ from PIL import Image, ImageDraw
 
 from page_boxes import inside, text_box
 from rnwprint.games import GAMES
-from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.games.roll_to_the_top.tower import from_picture, parse_ascii
+from rnwprint.games.roll_to_the_top import game as rtt
+from rnwprint.games.roll_to_the_top.sheet import GAP_FILL, HATCH, SQUARE, build, build_tower
+from rnwprint.games.roll_to_the_top.tower_input import from_picture, parse_ascii
 from rnwprint.locale import t
 from rnwprint.core.sheet import IDENTITY, Path, Rect, Text
 
@@ -46,7 +47,7 @@ def test_every_word_a_player_reads_is_7_pt_and_ids_5_pt(name, variant, lang, pag
 
 def test_a_random_tower_sheet_keeps_its_text_sizes():
     tower = rtt.random_towers(3, 1, squares=200, max_width=25)[0]  # the smallest squares a page takes
-    sheet = rtt.build_tower(tower, "es", "letter")
+    sheet = build_tower(tower, "es", "letter")
     texts = [item for item in sheet.items if isinstance(item, Text)]
     assert min(item.size for item in texts if role(sheet, item) == "id") >= ID_PT
     assert min(item.size for item in texts if role(sheet, item) == "read") >= READ_PT
@@ -94,11 +95,11 @@ NOTCHED = """
 
 
 def shaded(sheet) -> list[Path]:
-    return [i for i in sheet.items if isinstance(i, Path) and i.style.fill == rtt.GAP_FILL.fill]
+    return [i for i in sheet.items if isinstance(i, Path) and i.style.fill == GAP_FILL.fill]
 
 
 def test_a_gap_closed_all_round_is_shaded_not_drawn_like_a_square():
-    sheet = rtt.build_tower(parse_ascii(ARCHED), "en", "a4")
+    sheet = build_tower(parse_ascii(ARCHED), "en", "a4")
     (gap,) = shaded(sheet)
     a2, a3, b3 = (sheet.cells[c].bounds for c in ("A2", "A3", "B3"))
     xs = [x for x, _ in gap.rings[0]]
@@ -106,24 +107,24 @@ def test_a_gap_closed_all_round_is_shaded_not_drawn_like_a_square():
     # between A2 and A3, under B3, down to the ground
     assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((a2[2], a3[0], b3[3], a2[3]), abs=0.01)
     assert gap.style.stroke is None  # no outline of its own
-    hatch = [i for i in sheet.items if isinstance(i, Path) and not i.closed and i.style == rtt.HATCH]
+    hatch = [i for i in sheet.items if isinstance(i, Path) and not i.closed and i.style == HATCH]
     assert len(hatch) == 1 and len(hatch[0].rings) >= 3
-    squares = [i for i in sheet.items if isinstance(i, Rect) and i.style == rtt.SQUARE]
+    squares = [i for i in sheet.items if isinstance(i, Rect) and i.style == SQUARE]
     assert len(squares) == len(sheet.cells) == 9
 
 
 def test_a_notch_open_at_the_top_is_not_shaded():
-    sheet = rtt.build_tower(parse_ascii(NOTCHED), "en", "a4")
+    sheet = build_tower(parse_ascii(NOTCHED), "en", "a4")
     assert shaded(sheet) == []
 
 
 def test_the_eiffel_arch_is_shaded():
-    assert len(shaded(rtt.build("eiffel", "es", "a4"))) == 1
+    assert len(shaded(build("eiffel", "es", "a4"))) == 1
 
 
 @pytest.mark.parametrize("page", ["a4", "letter"])
 def test_a_small_tower_grows_to_25_mm_squares_and_stands_in_the_middle_of_its_room(page):
-    sheet = rtt.build_tower(parse_ascii("[][]\n[][]\n"), "en", page)
+    sheet = build_tower(parse_ascii("[][]\n[][]\n"), "en", page)
     cells = [c.bounds for c in sheet.cells.values()]
     assert all(b[2] - b[0] == pytest.approx(25.0) for b in cells)
     top, bottom = min(b[1] for b in cells), max(b[3] for b in cells)
@@ -136,7 +137,7 @@ def test_a_small_tower_grows_to_25_mm_squares_and_stands_in_the_middle_of_its_ro
 
 
 def test_a_tall_tower_still_fills_the_height():
-    sheet = rtt.build("cn", "en", "a4")
+    sheet = build("cn", "en", "a4")
     cells = [c.bounds for c in sheet.cells.values()]
     side = cells[0][2] - cells[0][0]
     assert 7 <= side < 25

@@ -10,9 +10,14 @@ import pytest
 
 from rnwprint.core.entries import Entries
 from rnwprint.core.errors import RnwError
-from rnwprint.games import GAMES, roll_to_the_top as rtt
+from rnwprint.games import GAMES
+from rnwprint.games.roll_to_the_top import game as rtt, rules as rtt_rules
+from rnwprint.games.roll_to_the_top.difficulty import _RATINGS
+from rnwprint.games.roll_to_the_top.sheet import FACE, GOLD, build, build_sheets, build_tower
 from rnwprint.games.roll_to_the_top import sim as tower_sim
-from rnwprint.games.roll_to_the_top.tower import TowerError, encode, parse_ascii
+from rnwprint.games.roll_to_the_top.tower import TowerError
+from rnwprint.games.roll_to_the_top.tower_code import encode
+from rnwprint.games.roll_to_the_top.tower_input import parse_ascii
 from rnwprint.layout.page import MARGIN
 from rnwprint.locale import t
 from rnwprint.core.sheet import Path, Rect, Text
@@ -45,7 +50,7 @@ def test_eight_builtins_13_to_40_squares_burj_first():
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("page", PAGES)
 def test_sheet_prints_cleanly(variant, lang, page):
-    sheet = rtt.build(variant, lang, page)
+    sheet = build(variant, lang, page)
     tower, _, _ = rtt.parse_variant(variant)
     assert list(sheet.cells) == list(tower.ids)
     cells = [c.bounds for c in sheet.cells.values()]
@@ -71,18 +76,18 @@ def test_sheet_prints_cleanly(variant, lang, page):
 
 
 def test_sheet_words_in_each_language():
-    es = rtt.build("eiffel", "es", "a4")
-    en = rtt.build("eiffel", "en", "a4")
+    es = build("eiffel", "es", "a4")
+    en = build("eiffel", "en", "a4")
     es_text = " ".join(i.text for i in es.items if isinstance(i, Text))
     en_text = " ".join(i.text for i in en.items if isinstance(i, Text))
     assert "Torre Eiffel" in es.title and "Dificultad" in es_text and "voladizo" in es_text
     assert "Eiffel Tower" in en.title and "Difficulty" in en_text and "overhang" in en_text
-    assert "≥" in en_text and "≤" in rtt.build("eiffel-desc", "en", "a4").items.__repr__()
+    assert "≥" in en_text and "≤" in build("eiffel-desc", "en", "a4").items.__repr__()
     assert "rests on A1, A2" in es.cells["B1"].label.replace("se apoya en", "rests on")
 
 
 def test_ground_squares_carry_a_dot():
-    sheet = rtt.build("pyramid", "en", "a4")
+    sheet = build("pyramid", "en", "a4")
     from rnwprint.core.sheet import Circle
 
     dots = [i for i in sheet.items if isinstance(i, Circle)]
@@ -107,7 +112,7 @@ def test_descending_and_custom_variants_fit_the_identity():
     assert rtt.parse_variant("sagrada-desc")[1] is True
     tower = parse_ascii(T_TOWER)
     variant = rtt.custom_variant_name(tower, descending=True)
-    sheet = rtt.build(variant, "es", "letter")
+    sheet = build(variant, "es", "letter")
     assert sheet.identity.variant == variant == f"t.{encode(tower)}-desc"
     assert any(encode(tower) in i.text for i in sheet.items if isinstance(i, Text))
     with pytest.raises(ValueError, match="unknown variant 'nope'"):
@@ -159,7 +164,7 @@ def test_typed_in_variant_that_contradicts_the_tower_is_refused(variant, extra, 
 def load_towers(tmp_path, monkeypatch, text: str):
     path = tmp_path / "towers.toml"
     path.write_text(text)
-    monkeypatch.setattr(rtt.game, "TEMPLATE", path)
+    monkeypatch.setattr(rtt, "TEMPLATE", path)
     rtt._entries.cache_clear()
     rtt.builtins.cache_clear()
     try:
@@ -194,13 +199,13 @@ def test_too_big_tower_is_refused_with_its_extent():
     with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across and 1 row, so "
                                          r"squares would be 6\.1 mm on A4 \(at least 7 mm hold two digits\); "
                                          r"at most 26 squares across and 27 rows fit$"):
-        rtt.build_tower(wide, "en", "a4")
+        build_tower(wide, "en", "a4")
 
 
 def test_white_die_legend_draws_its_six_faces():
     # "+: Añade 1 dado; -: Quita 1 dado; +/-: Añade o quita 1 dado; ⇄: Añade 1 y quita otro"
-    sheet = rtt.build("burj", "en", "a4")
-    faces = [i for i in sheet.items if isinstance(i, Rect) and i.style == rtt.FACE]
+    sheet = build("burj", "en", "a4")
+    faces = [i for i in sheet.items if isinstance(i, Rect) and i.style == FACE]
     assert len(faces) == 6 and all(f.w == f.h == 6.0 for f in faces)
     strokes = []
     for f in faces:
@@ -215,10 +220,10 @@ def test_white_die_legend_draws_its_six_faces():
 
 @pytest.mark.parametrize("variant, gold", [("burj", 1), ("eiffel", 4)])
 def test_difficulty_prints_five_stars_the_rating_in_gold(variant, gold):
-    sheet = rtt.build(variant, "en", "a4")
+    sheet = build(variant, "en", "a4")
     stars = [i for i in sheet.items if isinstance(i, Path) and len(i.rings[0]) == 10]
     assert len(stars) == 5
-    assert [s.style.fill == rtt.GOLD for s in stars] == [True] * gold + [False] * (5 - gold)
+    assert [s.style.fill == GOLD for s in stars] == [True] * gold + [False] * (5 - gold)
     for star in stars:
         xs = [x for x, _ in star.rings[0]]
         assert 3.98 < max(xs) - min(xs) < 4.01  # a 5-point star 4.2 mm high: 4.2 sin 72° across
@@ -226,7 +231,7 @@ def test_difficulty_prints_five_stars_the_rating_in_gold(variant, gold):
 
 @pytest.mark.parametrize("variant", ["burj", "sagrada", "cn"])
 def test_tower_stands_centred_on_the_page_under_the_legend(variant):
-    sheet = rtt.build(variant, "en", "a4")
+    sheet = build(variant, "en", "a4")
     cells = [c.bounds for c in sheet.cells.values()]
     left, right = min(b[0] for b in cells), max(b[2] for b in cells)
     assert MARGIN <= left and right <= sheet.width - MARGIN
@@ -240,9 +245,9 @@ def test_tower_stands_centred_on_the_page_under_the_legend(variant):
 
 def test_custom_sheets_are_ascending_unless_asked():
     tower = parse_ascii(T_TOWER)
-    assert rtt.build_tower(tower, "en", "a4").identity.variant == "t.N5S3"
+    assert build_tower(tower, "en", "a4").identity.variant == "t.N5S3"
     calls = []
-    sheets = rtt.build_sheets([tower, parse_ascii(LEDGE)], "en", "a4", progress=calls.append, workers=1)
+    sheets = build_sheets([tower, parse_ascii(LEDGE)], "en", "a4", progress=calls.append, workers=1)
     assert [s.identity.variant for s in sheets] == ["t.N5S3", "t.1A6WC4"]
     assert calls == [1, 1]
 
@@ -272,8 +277,8 @@ def test_burj_khalifa_rates_easiest_of_the_builtins():
 
 
 def test_burj_sheet_prints_one_star_and_about_9_rounds():
-    sheet = rtt.build("burj", "en", "a4")
-    gold = [i for i in sheet.items if isinstance(i, Path) and i.style.fill == rtt.GOLD]
+    sheet = build("burj", "en", "a4")
+    gold = [i for i in sheet.items if isinstance(i, Path) and i.style.fill == GOLD]
     assert len(gold) == 1
     assert "about 9 rounds (6–12) solo" in [i.text for i in sheet.items if isinstance(i, Text)]
 
@@ -290,7 +295,7 @@ def test_white_die_faces_are_two_add_two_remove_either_and_swap():
 # --- the audit ---------------------------------------------------------------------------------
 
 def audit(cells: dict, variant: str = "pyramid"):
-    return rtt.audit(Entries("t.toml", rtt.NAME, variant, dict(cells)), "en")
+    return rtt_rules.audit(Entries("t.toml", rtt.NAME, variant, dict(cells)), "en")
 
 
 def rules(report):
@@ -388,7 +393,7 @@ def test_overhangs_side_by_side_need_a_square_beside_them_outside_the_run():
     assert report.violations[0].message == (
         "B1, B2 are overhangs side by side, filled though no other square beside them (B3) is filled: "
         "the first written needed one")
-    report = rtt.audit(Entries("t", rtt.NAME, variant, {"A1": 2, "B1": 5, "B2": 1}), "es")
+    report = rtt_rules.audit(Entries("t", rtt.NAME, variant, {"A1": 2, "B1": 5, "B2": 1}), "es")
     assert report.violations[0].message == (
         "B1, B2 son voladizos contiguos rellenos sin ninguna otra casilla rellena a su lado (B3): "
         "el primero que se escribió necesitaba una")
@@ -413,7 +418,7 @@ def test_bad_values_are_reported_and_count_as_open():
 
 
 def test_messages_in_spanish():
-    report = rtt.audit(Entries("t", rtt.NAME, "pyramid", {"B1": 5}), "es")
+    report = rtt_rules.audit(Entries("t", rtt.NAME, "pyramid", {"B1": 5}), "es")
     assert report.violations[0].message == "B1 está rellena pero A1, en la que se apoya, está vacía"
 
 
@@ -535,7 +540,7 @@ def test_custom_tower_sheets_carry_a_readable_identity():
 
     towers = rtt.random_towers(21, 4, squares=30)
     for k, (tower, page) in enumerate(zip(towers, ("a4", "letter", "a4", "letter"))):
-        sheet = rtt.build_tower(tower, LANGS[k % 2], page, descending=k >= 2)
+        sheet = build_tower(tower, LANGS[k % 2], page, descending=k >= 2)
         # 200 dpi: at 100 dpi (3.5 px a module) OpenCV misses some codes, whatever the game
         pixels = cv2.cvtColor(np.asarray(render_image(sheet, dpi=200)), cv2.COLOR_RGB2GRAY)
         text, _, _ = cv2.QRCodeDetector().detectAndDecode(pixels)
@@ -546,10 +551,10 @@ def test_custom_tower_sheets_carry_a_readable_identity():
 
 def test_sheets_on_several_processors_are_the_same():
     towers = rtt.random_towers(5, 40, squares=8)
-    many = rtt.build_sheets(towers, "en", "a4", workers=2)
+    many = build_sheets(towers, "en", "a4", workers=2)
     for t in towers:
-        rtt._RATINGS.pop((t, False), None)
-    one = rtt.build_sheets(towers, "en", "a4", workers=1)
+        _RATINGS.pop((t, False), None)
+    one = build_sheets(towers, "en", "a4", workers=1)
     assert [s.items for s in many] == [s.items for s in one]
 
 

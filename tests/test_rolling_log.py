@@ -12,7 +12,9 @@ import pytest
 
 from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.core.errors import RnwError
-from rnwprint.games.rolling.rules import DICE, Write, load_log, log_text, replay, roll_game
+from rnwprint.games.rolling.log import Write, load_log, log_text, roll_game
+from rnwprint.games.rolling.replay import replay
+from rnwprint.games.rolling.rules import DICE
 
 from rolling_support import ES, US, greedy, sheet
 

@@ -8,8 +8,9 @@ import pytest
 
 from rnwprint.core.entries import CROSSED, Guarded
 from rnwprint.games.rolling import rules as rr
-from rnwprint.games.rolling.rules import (WILD, Turn, audit_sheet, load_log, log_json, log_text, replay,
-                                          roll_game)
+from rnwprint.games.rolling.log import Turn, load_log, log_json, log_text, roll_game
+from rnwprint.games.rolling.replay import replay
+from rnwprint.games.rolling.rules import WILD, audit_sheet
 
 from rolling_support import ES, US, greedy, rules, sheet
 

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from rnwprint.core.entries import CROSSED, Entries, Guarded
-from rnwprint.games.rolling.rules import audit_sheet, load_board, replay
+from rnwprint.games.rolling.replay import replay
+from rnwprint.games.rolling.rules import audit_sheet, load_board
 
 US = load_board("rolling-america")
 ES = load_board("rolling-espana")

@@ -10,7 +10,8 @@ import pytest
 from shapely.geometry import Polygon, box
 
 from rnwprint.fonts import PT, text_span
-from rnwprint.games import GAMES, rolling
+from rnwprint.games import GAMES
+from rnwprint.games.rolling import sheet as rolling_sheet
 from rnwprint.games.rolling.rules import load_board
 from rnwprint.core.sheet import Text
 
@@ -28,7 +29,7 @@ def text_box(item: Text):
 def built(request):
     game, page, lang = request.param
     sheet = GAMES[game].build(GAMES[game].default_variant, lang, page)
-    fitted = rolling._fitted(game, page)
+    fitted = rolling_sheet._fitted(game, page)
     return game, sheet, fitted.regions, fitted.placements
 
 
@@ -86,8 +87,8 @@ def test_leaders_never_cross_a_write_box(built):
 
 
 def test_small_places_get_callouts():
-    america = rolling._fitted("rolling-america", "a4").placements
-    espana = rolling._fitted("rolling-espana", "a4").placements
+    america = rolling_sheet._fitted("rolling-america", "a4").placements
+    espana = rolling_sheet._fitted("rolling-espana", "a4").placements
     for code in ("RI", "DE", "CT", "NJ"):
         assert america[code].leader is not None
     for code in ("CE", "ML"):

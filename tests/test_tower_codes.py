@@ -13,8 +13,11 @@ import re
 
 import pytest
 
-from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.games.roll_to_the_top.tower import Tower, decode, encode, parse_ascii
+from rnwprint.games.roll_to_the_top import game as rtt
+from rnwprint.games.roll_to_the_top.sheet import build_tower
+from rnwprint.games.roll_to_the_top.tower import Tower
+from rnwprint.games.roll_to_the_top.tower_code import decode, encode
+from rnwprint.games.roll_to_the_top.tower_input import parse_ascii
 from rnwprint.output import page_paths
 from rnwprint.core.sheet import Text
 
@@ -83,7 +86,7 @@ def title_and_texts(sheet):
 def test_a_short_code_is_the_towers_one_name_in_the_title():
     tower = rtt.random_towers(3, 1)[0]
     code = encode(tower)
-    sheet = rtt.build_tower(tower, "en", "a4")
+    sheet = build_tower(tower, "en", "a4")
     printed = "-".join(code[i:i + 4] for i in range(0, len(code), 4))
     assert sheet.title == f"Roll to the Top — Custom tower {printed}"
     title_text = [i for i in sheet.items if isinstance(i, Text) and i.text == sheet.title]
@@ -97,7 +100,7 @@ def test_a_long_code_is_printed_in_10_pt_black_lines_under_the_legend():
     tower = rtt.random_towers(3, 1, squares=200, max_width=25)[0]
     code = encode(tower)
     assert len(code) > 20
-    sheet = rtt.build_tower(tower, "en", "a4")
+    sheet = build_tower(tower, "en", "a4")
     assert sheet.title == "Roll to the Top — Custom tower"
     lines = [i for i in sheet.items if isinstance(i, Text) and (i.text.startswith("Tower code:") or
                                                                  re.fullmatch(r"([0-9A-Z]{1,4}-?)+", i.text) and i.bold)]

@@ -8,10 +8,10 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
-from rnwprint.games.roll_to_the_top.tower import (
-    Tower, TowerError, decode, encode, format_ascii, from_picture, parse_ascii, random_tower, row_letters,
-)
-from rnwprint.games.roll_to_the_top import builtins, random_towers
+from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, random_tower, row_letters
+from rnwprint.games.roll_to_the_top.tower_code import decode, encode
+from rnwprint.games.roll_to_the_top.tower_input import format_ascii, from_picture, parse_ascii
+from rnwprint.games.roll_to_the_top.game import builtins, random_towers
 
 
 def rel(tower: Tower, kind: str) -> dict[str, list[str]]:

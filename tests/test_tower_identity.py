@@ -21,8 +21,11 @@ import pypdf
 import pytest
 
 from rnwprint.games import GAMES
-from rnwprint.games import roll_to_the_top as rtt
-from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, encode, from_picture, parse_ascii
+from rnwprint.games.roll_to_the_top import game as rtt
+from rnwprint.games.roll_to_the_top.sheet import build, build_tower
+from rnwprint.games.roll_to_the_top.tower import Tower, TowerError
+from rnwprint.games.roll_to_the_top.tower_code import encode
+from rnwprint.games.roll_to_the_top.tower_input import from_picture, parse_ascii
 from rnwprint.layout.page import MARGIN
 from rnwprint.core.sheet import IDENTITY
 
@@ -76,7 +79,7 @@ def test_random_tower_printed_by_one_process_reads_back_in_another(tmp_path):
     assert printed.returncode == 0, printed.stderr
     code = printed_code(pdf)
     tower = rtt.tower_from_text(code)
-    sheet = rtt.build(rtt.custom_variant_name(tower), "en", "a4")
+    sheet = build(rtt.custom_variant_name(tower), "en", "a4")
     marks = some_marks(tower)
     photo, data = read_in_a_new_process(sheet, tmp_path, marks)
     assert_read_back(data, tower, code, marks)
@@ -111,7 +114,7 @@ def test_ascii_tower_reads_back_in_a_new_process(tmp_path):
     assert rnwprint("tower", "--ascii", art, "--lang", "en", "--descending", "-o", pdf).returncode == 0
     code = printed_code(pdf)
     tower = parse_ascii(ASCII_TOWER)
-    sheet = rtt.build_tower(tower, "en", "a4", descending=True)
+    sheet = build_tower(tower, "en", "a4", descending=True)
     _, data = read_in_a_new_process(sheet, tmp_path, {"A1": 4, "A7": 6})
     assert data["variant"] == f"t.{code}-desc"
     assert (data["cells"]["A1"], data["cells"]["A7"]) == (4, 6)
@@ -128,7 +131,7 @@ def test_picture_tower_reads_back_in_a_new_process(tmp_path):
     assert rnwprint("tower", "--picture", picture, "--columns", "9", "--lang", "en", "-o", pdf).returncode == 0
     code = printed_code(pdf)
     tower = from_picture(picture, 9)
-    sheet = rtt.build_tower(tower, "en", "letter")
+    sheet = build_tower(tower, "en", "letter")
     marks = some_marks(tower)
     _, data = read_in_a_new_process(sheet, tmp_path, marks, seed=2)
     assert_read_back(data, tower, code, marks)
@@ -137,7 +140,7 @@ def test_picture_tower_reads_back_in_a_new_process(tmp_path):
 
 def test_a_200_square_tower_gets_a_bigger_qr_that_reads_from_a_1_mp_photo(tmp_path):
     tower = rtt.random_towers(3, 1, squares=200, max_width=25)[0]
-    sheet = rtt.build_tower(tower, "en", "a4")
+    sheet = build_tower(tower, "en", "a4")
     assert qr_module_count(sheet) == 37  # version 5: its identity has 67 bytes, version 4 holds 62
     _, data = read_in_a_new_process(sheet, tmp_path, {}, megapixels=1.0)
     assert data["variant"] == sheet.identity.variant and len(data["variant"]) > 20
@@ -162,7 +165,7 @@ def intricate(seed: int, rows: int, across: int) -> Tower:
 
 def test_an_intricate_tower_needs_a_version_7_qr_and_reads_back(tmp_path):
     tower = intricate(1, 23, 22)
-    sheet = rtt.build_tower(tower, "en", "a4")
+    sheet = build_tower(tower, "en", "a4")
     assert len(sheet.identity.encode()) == 121 and qr_module_count(sheet) == 45  # 106 < 121 <= 122 (v7, M)
     # the QR code grows up from the bottom margin, and the tower stays clear of it
     (qr,) = sheet.having(IDENTITY)
@@ -176,7 +179,7 @@ def test_a_tower_whose_code_is_too_long_for_any_qr_is_refused_with_its_length():
     tower = intricate(2, 60, 40)
     with pytest.raises(TowerError, match=r"too intricate for the sheet's QR code: its code has \d{3} characters, "
                                          r"at most 178 fit"):  # 213 bytes less 35 for rnwprint:roll-to-the-top:t.:en:a4:1
-        rtt.build_tower(tower, "en", "a4")
+        build_tower(tower, "en", "a4")
 
 
 def test_a_typed_in_file_naming_the_code_audits_in_a_new_process(tmp_path):
@@ -236,9 +239,9 @@ def test_builtin_sheets_keep_their_version_3_qr_codes():
 
 
 def test_a_photo_relabelled_with_a_longer_identity_keeps_its_qr_on_the_bottom_margin(tmp_path):
-    sheet = rtt.build("burj", "en", "a4")
+    sheet = build("burj", "en", "a4")
     tower = rtt.random_towers(3, 1, squares=200, max_width=25)[0]
-    other = rtt.build_tower(tower, "en", "a4")
+    other = build_tower(tower, "en", "a4")
     relabelled = with_identity(sheet, other.identity)
     assert qr_module_count(relabelled) == 37
     _, data = read_in_a_new_process(relabelled, tmp_path, {}, megapixels=2.0)

@@ -11,7 +11,9 @@ import pytest
 
 from rnwprint.core.entries import Entries
 from rnwprint.games import twenty_one
-from rnwprint.games.twenty_one import VARIANTS, audit, bonus, layouts
+from rnwprint.games.twenty_one import sheet as twenty_one_sheet
+from rnwprint.games.twenty_one.rules import audit
+from rnwprint.games.twenty_one.sheet import DIE, TEMPLATE, VARIANTS, bonus, build, layouts
 from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import new_sheet
 from rnwprint.locale import t
@@ -19,7 +21,7 @@ from rnwprint.core.sheet import Rect, Text
 
 from page_boxes import inside, overlap, text_box
 
-TEMPLATE_TEXT = twenty_one.TEMPLATE.read_text()
+TEMPLATE_TEXT = TEMPLATE.read_text()
 PRINTABLE = 5.0  # mm from the paper's edge
 
 
@@ -27,7 +29,7 @@ def load_template(tmp_path, monkeypatch, text: str):
     """layouts() of a template with `text` (the cache cleared before and after)."""
     path = tmp_path / "twenty-one.toml"
     path.write_text(text)
-    monkeypatch.setattr(twenty_one.sheet, "TEMPLATE", path)
+    monkeypatch.setattr(twenty_one_sheet, "TEMPLATE", path)
     layouts.cache_clear()
     try:
         return layouts()
@@ -52,7 +54,7 @@ def test_every_row_reads_6_to_1_and_shows_each_colour_once():
     assert numbers == ((6, 5, 4, 3, 2, 1),) * 5
     for rows in sheets.values():
         for row in rows:
-            assert sorted(row) == sorted(twenty_one.DIE)
+            assert sorted(row) == sorted(DIE)
 
 
 def test_six_sheets_show_six_colours_at_every_field():
@@ -81,7 +83,7 @@ def row_beside(sheet, label: str) -> list[tuple[float, str]]:
 
 def test_printed_bonus_table_shows_1_3_6_10_15_21_under_1_to_6_hits():
     # the rules: "puntos de bonificación siguiendo la tabla de la parte inferior de la hoja"
-    sheet = twenty_one.build("A", "en", "a4")
+    sheet = build("A", "en", "a4")
     hits, bonuses = row_beside(sheet, "Exact hits"), row_beside(sheet, "Bonus")
     assert [text for _, text in hits] == ["1", "2", "3", "4", "5", "6"]
     assert [text for _, text in bonuses] == ["1", "3", "6", "10", "15", "21"]
@@ -90,12 +92,12 @@ def test_printed_bonus_table_shows_1_3_6_10_15_21_under_1_to_6_hits():
 
 def test_printed_rules_say_a_cross_goes_into_the_leftmost_empty_field():
     for lang, words in (("en", "cross out (X) the leftmost empty field"), ("es", "tacha (X) el campo vacío más a la izquierda")):
-        sheet = twenty_one.build("B", lang, "a4")
+        sheet = build("B", lang, "a4")
         assert words in " ".join(i.text for i in sheet.items if isinstance(i, Text))
 
 
 def test_sheet_has_30_cells_with_the_field_number_as_limit():
-    sheet = twenty_one.build("C", "en", "a4")
+    sheet = build("C", "en", "a4")
     assert sorted(sheet.cells) == sorted(f"R{r}C{f}" for r in range(1, 6) for f in range(1, 7))
     assert sheet.cells["R2C1"].high == 6 and sheet.cells["R2C6"].high == 1
     assert {c.low for c in sheet.cells.values()} == {1} and {c.kind for c in sheet.cells.values()} == {"number"}
@@ -237,7 +239,7 @@ def rect_box(r: Rect) -> tuple[float, float, float, float]:
 
 @pytest.mark.parametrize("variant, lang, page", [("A", "en", "a4"), ("F", "es", "letter"), ("C", "es", "a4")])
 def test_sheet_prints_cleanly(variant, lang, page):
-    sheet = twenty_one.build(variant, lang, page)
+    sheet = build(variant, lang, page)
     texts = [i for i in sheet.items if isinstance(i, Text)]
     rects = [rect_box(i) for i in sheet.items if isinstance(i, Rect)]
     boxes = [text_box(i) for i in texts]
@@ -262,7 +264,7 @@ def test_sheet_prints_cleanly(variant, lang, page):
             band = next(b for b in rects if abs(b[0] - cell[0]) < 0.01 and abs(b[3] + 1 - cell[1]) < 0.01)
             colour = colours[variant][r - 1][f - 1]
             face = next(i for i in sheet.items if isinstance(i, Rect) and rect_box(i) == band)
-            assert face.style.fill == twenty_one.DIE[colour][0]
+            assert face.style.fill == DIE[colour][0]
             shown = [i.text for i in texts if inside(text_box(i), band)]
             assert sorted(shown) == sorted([str(numbers[r - 1][f - 1]), t(lang, f"twenty-one.{colour}")])
         for left, right in itertools.pairwise(row_cells):

@@ -15,7 +15,8 @@ from shapely.geometry import LineString, Point, box
 
 from rnwprint.data import data_path
 from rnwprint.core.errors import RnwError
-from rnwprint.games import GAMES, rolling
+from rnwprint.games import GAMES
+from rnwprint.games.rolling import sheet as rolling_sheet
 from rnwprint.layout.page import Box
 from rnwprint.layout.write_boxes import place
 from rnwprint.render import render
@@ -30,7 +31,7 @@ LONGEST_LEADER = 25.0  # mm: the longest leader any layout may have (bench/bench
 @pytest.fixture(scope="module", params=LAYOUTS, ids=lambda p: f"{p[0]}-{p[1]}")
 def layout(request):
     game, page = request.param
-    fitted = rolling._fitted(game, page)
+    fitted = rolling_sheet._fitted(game, page)
     frames = [box(r.x, r.y, r.x + r.w, r.y + r.h) for r in fitted.items if isinstance(r, Rect) and r.style.dash]
     squares = {c: box(p.box.x, p.box.y, p.box.right, p.box.bottom) for c, p in fitted.placements.items()}
     leaders = {c: LineString(p.leader) for c, p in fitted.placements.items() if p.leader}
@@ -179,18 +180,18 @@ def test_every_shipped_layout_is_current():
     process would fit the map again: run the tool)."""
     for game, page in LAYOUTS:
         path = data_path("maps", f"layout-{game}-{page}.json")
-        assert json.loads(path.read_text(encoding="utf-8"))["key"] == rolling.layout_key(game, page), path.name
+        assert json.loads(path.read_text(encoding="utf-8"))["key"] == rolling_sheet.layout_key(game, page), path.name
 
 
 def test_the_key_changes_with_what_a_layout_is_made_of(monkeypatch):
-    keys = {rolling.layout_key(game, page) for game, page in LAYOUTS}
+    keys = {rolling_sheet.layout_key(game, page) for game, page in LAYOUTS}
     assert len(keys) == 4
-    before = rolling.layout_key("rolling-america", "a4")
-    for name, value in (("WRITE_BOX", 6.5), ("PANEL_W", 50.0), ("FIT_VERSION", rolling.FIT_VERSION + 1),
+    before = rolling_sheet.layout_key("rolling-america", "a4")
+    for name, value in (("WRITE_BOX", 6.5), ("PANEL_W", 50.0), ("FIT_VERSION", rolling_sheet.FIT_VERSION + 1),
                         ("LEGEND_SIDE", {"us": "right", "es": "right"})):
         with monkeypatch.context() as m:
-            m.setattr(rolling, name, value)
-            assert rolling.layout_key("rolling-america", "a4") != before, name
+            m.setattr(rolling_sheet, name, value)
+            assert rolling_sheet.layout_key("rolling-america", "a4") != before, name
     real = pathlib.Path.read_bytes
 
     def edited(path):  # the same files, one of them edited
@@ -201,25 +202,25 @@ def test_the_key_changes_with_what_a_layout_is_made_of(monkeypatch):
         edited.names = {name}
         with monkeypatch.context() as m:
             m.setattr(pathlib.Path, "read_bytes", edited)
-            assert rolling.layout_key("rolling-america", "a4") != before, name
+            assert rolling_sheet.layout_key("rolling-america", "a4") != before, name
 
 
 def test_a_stale_layout_is_not_used(monkeypatch):
-    monkeypatch.setattr(rolling, "layout_key", lambda game, page: "something else")
-    assert rolling._baked("rolling-america", "a4") is None
+    monkeypatch.setattr(rolling_sheet, "layout_key", lambda game, page: "something else")
+    assert rolling_sheet._baked("rolling-america", "a4") is None
 
 
 def test_a_sheet_is_built_from_the_baked_layout_without_fitting(monkeypatch):
     def refuse(*args):
         raise AssertionError("fitted the map again")
 
-    rolling._fitted.cache_clear()
-    monkeypatch.setattr(rolling, "layout", refuse)
+    rolling_sheet._fitted.cache_clear()
+    monkeypatch.setattr(rolling_sheet, "layout", refuse)
     try:
         for game, page in LAYOUTS:
-            rolling.build_for(game)(GAMES[game].default_variant, "en", page)
+            rolling_sheet.build_for(game)(GAMES[game].default_variant, "en", page)
     finally:
-        rolling._fitted.cache_clear()
+        rolling_sheet._fitted.cache_clear()
 
 
 def test_the_tool_builds_the_shipped_layout_and_the_sheet_prints_the_same_bytes_either_way(monkeypatch):
@@ -230,14 +231,14 @@ def test_the_tool_builds_the_shipped_layout_and_the_sheet_prints_the_same_bytes_
 
     game, page = "rolling-espana", "a4"
     assert build_map_layouts.text(game, page) == build_map_layouts.path(game, page).read_text(encoding="utf-8")
-    rolling._fitted.cache_clear()
+    rolling_sheet._fitted.cache_clear()
     try:
         baked = {lang: render([GAMES[game].build("es", lang, page)], "pdf")[0] for lang in ("es", "en")}
-        rolling._fitted.cache_clear()
-        monkeypatch.setattr(rolling, "_baked", lambda game, page: None)
+        rolling_sheet._fitted.cache_clear()
+        monkeypatch.setattr(rolling_sheet, "_baked", lambda game, page: None)
         fresh = {lang: render([GAMES[game].build("es", lang, page)], "pdf")[0] for lang in ("es", "en")}
     finally:
-        rolling._fitted.cache_clear()
+        rolling_sheet._fitted.cache_clear()
     assert baked == fresh
 
 

@@ -5,7 +5,7 @@ Fitting a map to a page and placing its write boxes takes seconds (shapely, a se
 every `rnwprint sheet` and every photo read would redo it. This tool does it once per map x
 page size and writes ``assets/maps/layout-GAME-PAGE.json``: the map's scale and
 place, the drawn outlines (to 0.01 mm), the write boxes and their leaders, and a key, the
-digest of everything the layout is made from (rolling.layout_key). At run time a layout whose
+digest of everything the layout is made from (layout_key in rnwprint/games/rolling/sheet.py). At run time a layout whose
 key differs from the current one is not used: the map is fitted again, so a stale file can
 cost time but never change a sheet. tests/test_write_boxes.py checks the shipped files are
 current and that a sheet prints the same bytes either way.
@@ -25,14 +25,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rnwprint.data import data_path  # noqa: E402
-from rnwprint.games import rolling  # noqa: E402
+from rnwprint.games.rolling import sheet as rolling_sheet  # noqa: E402
 
 GAMES = ("rolling-america", "rolling-espana")
 PAGES = ("a4", "letter")
 
 
 def text(game: str, page: str) -> str:
-    return json.dumps(rolling.layout(game, page), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(rolling_sheet.layout(game, page), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def path(game: str, page: str) -> Path:
@@ -52,7 +52,7 @@ def main() -> int:
                     key = json.loads(out.read_text(encoding="utf-8")).get("key")
                 except (OSError, ValueError):
                     key = None
-                if key != rolling.layout_key(game, page):
+                if key != rolling_sheet.layout_key(game, page):
                     stale.append(out.name)
                 continue
             new = text(game, page)

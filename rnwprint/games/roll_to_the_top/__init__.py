@@ -3,8 +3,23 @@
 game.py: variants and built-in challenges; sheet.py: the printed sheet; difficulty.py: the
 rating shown on it; rules.py: the audit; tower.py (with tower_code.py, tower_input.py): the towers' geometry, codes and
 drawings; sim.py: the simulated games behind a tower's difficulty; commands.py: the `tower`
-command. The game's names are importable from here, as before the package.
+command.
 """
 
-from rnwprint.games.roll_to_the_top.game import *  # noqa: F403
-from rnwprint.games.roll_to_the_top.game import _RATINGS, _entries  # noqa: F401
+from rnwprint.game import Game
+from rnwprint.games.roll_to_the_top.game import LAYOUT_VERSION, NAME, VARIANTS, cell_ids, custom_variant
+from rnwprint.games.roll_to_the_top.rules import audit
+from rnwprint.games.roll_to_the_top.sheet import build
+
+GAME = Game(
+    name=NAME,
+    title="Roll to the Top",
+    variants=VARIANTS,
+    layout_version=LAYOUT_VERSION,
+    build=build,
+    cell_ids=cell_ids,
+    audit=audit,
+    extra_keys=("tower", "descending"),
+    custom_variant=custom_variant,
+    commands="rnwprint.games.roll_to_the_top.commands",
+)

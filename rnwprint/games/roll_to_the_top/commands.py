@@ -34,7 +34,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
         _idle("--descending", True, "is for a custom tower (--code, --ascii, --picture or --random); "
                                     "a built-in's descending variant is named, e.g. --variant eiffel-desc")
         return None
-    from rnwprint.games import roll_to_the_top as rtt
+    from rnwprint.games.roll_to_the_top import game as rtt
 
     if game != rtt.NAME:
         raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
@@ -43,7 +43,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
     if random_tower:
         return rtt.random_towers(seed, 1)[0]
     if picture:
-        from rnwprint.games.roll_to_the_top.tower import from_picture
+        from rnwprint.games.roll_to_the_top.tower_input import from_picture
 
         return from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")
     from rnwprint.core.entries import read_text
@@ -89,9 +89,13 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     rnwprint tower --random --seed 1 --count 10 --rate
     """
     from rnwprint.core.entries import read_text
-    from rnwprint.games import roll_to_the_top as rtt
+    from rnwprint.games.roll_to_the_top import game as rtt
     from rnwprint.games.roll_to_the_top import sim as tower_sim
-    from rnwprint.games.roll_to_the_top.tower import check_fits, encode, format_ascii, from_picture, grouped
+    from rnwprint.games.roll_to_the_top.difficulty import counted, rating_line
+    from rnwprint.games.roll_to_the_top.sheet import MIN_SQUARE, build, build_sheets
+    from rnwprint.games.roll_to_the_top.tower import check_fits
+    from rnwprint.games.roll_to_the_top.tower_code import encode, grouped
+    from rnwprint.games.roll_to_the_top.tower_input import format_ascii, from_picture
     from rnwprint.layout.page import MARGIN
     from rnwprint.locale import t as tr
     from rnwprint.output import DEFAULT_DIR
@@ -139,23 +143,23 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     if not builtin and (rate or not show):  # the size against the page before any simulation
         box_w, box_h = (side - 2 * MARGIN for side in PAGE_SIZES[page])
         for label, t in zip(labels, towers):
-            check_fits(t, box_w, box_h, rtt.MIN_SQUARE, label, page.upper())
+            check_fits(t, box_w, box_h, MIN_SQUARE, label, page.upper())
     if show:
         for label, t in zip(labels, towers):
-            click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=rtt.counted(lang, 'squares', len(t)), code=grouped(encode(t)))}")
+            click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=counted(lang, 'squares', len(t)), code=grouped(encode(t)))}")
             click.echo(format_ascii(t), nl=False)
         return
     if rate:
         for label, t in zip(labels, towers):
-            click.echo(rtt.rating_line(label, t, descending, games or tower_sim.RATING_GAMES, lang))
+            click.echo(rating_line(label, t, descending, games or tower_sim.RATING_GAMES, lang))
         return
     if builtin:
-        sheets = [rtt.build(builtin + (rtt.DESC if descending else ""), lang, page)]
+        sheets = [build(builtin + (rtt.DESC if descending else ""), lang, page)]
     else:
         show_bar = len(towers) > 1 and sys.stderr.isatty()
         with click.progressbar(length=len(towers), label="towers", file=sys.stderr,
                                hidden=not show_bar) as bar:
-            sheets = rtt.build_sheets(towers, lang, page, descending, progress=bar.update)
+            sheets = build_sheets(towers, lang, page, descending, progress=bar.update)
     if target is None:
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"

@@ -11,9 +11,8 @@ templates/towers.toml. A variant names the tower and the rule:
 `rnwprint sheet roll-to-the-top --variant all` prints the built-ins (ascending); the
 descending ones are asked for by name (``eiffel-desc``).
 
-game.py keeps the variants and the built-in challenges (and GAME); sheet.py lays out and
-draws the sheet, difficulty.py rates a tower for it, rules.py audits a filled-in sheet. Their
-names are importable from here too.
+game.py keeps the variants and the built-in challenges; sheet.py lays out and draws the
+sheet, difficulty.py rates a tower for it, rules.py audits a filled-in sheet.
 """
 
 from __future__ import annotations
@@ -23,19 +22,12 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-# imports the sheet and the audit use too: importable from here (and the package) as before the split
-from rnwprint.core.entries import Entries  # noqa: F401
-from rnwprint.core.report import Report, Violation, decimal  # noqa: F401
-from rnwprint.data import data_path
 from rnwprint.core.errors import RnwError
-from rnwprint.fonts import PT, text_width, wrap  # noqa: F401
-from rnwprint.game import Game
+from rnwprint.data import data_path
 from rnwprint.games.roll_to_the_top import sim as tower_sim
-from rnwprint.games.roll_to_the_top.tower import (OldCodeError, Tower, TowerError, decode, encode, grouped, normal_code, parse_ascii,  # noqa: F401
-                                row_letters)  # noqa: F401
-from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet  # noqa: F401
-from rnwprint.locale import t  # noqa: F401
-from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text  # noqa: F401
+from rnwprint.games.roll_to_the_top.tower import OldCodeError, Tower, TowerError
+from rnwprint.games.roll_to_the_top.tower_code import decode, encode, normal_code
+from rnwprint.games.roll_to_the_top.tower_input import parse_ascii
 
 NAME = "roll-to-the-top"
 LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the tower centred
@@ -209,25 +201,3 @@ def random_towers(seed: int, count: int = 1, squares: int = 30, shape: str = "mi
             raise TowerError(f"found only {len(towers)} different towers of {squares} squares "
                              f"(shape {shape}); ask for fewer or larger ones", "--count")
     return list(towers.values())
-
-
-# the sheet, its rating and the audit (they import the variants above, so they come after them)
-from rnwprint.games.roll_to_the_top.difficulty import _COUNTED, _RATINGS, counted, rating, rating_line  # noqa: F401
-from rnwprint.games.roll_to_the_top.rules import audit
-from rnwprint.games.roll_to_the_top.sheet import (  # noqa: F401
-    CODE_SIZE, FACE, GAP_FILL, GOLD, GREY, GROUND, GROUND_OVERHANG, HATCH, INK, MAX_SQUARE, MIN_ID, MIN_SQUARE, SQUARE,
-    TITLE_ROOM, _titled, build, build_sheets, build_tower, fit_square, title_of)
-
-
-GAME = Game(
-    name=NAME,
-    title="Roll to the Top",
-    variants=VARIANTS,
-    layout_version=LAYOUT_VERSION,
-    build=build,
-    cell_ids=cell_ids,
-    audit=audit,
-    extra_keys=("tower", "descending"),
-    custom_variant=custom_variant,
-    commands="rnwprint.games.roll_to_the_top.commands",
-)

@@ -20,13 +20,8 @@ from rnwprint.games.roll_to_the_top.game import (
     custom_variant_name,
     parse_variant,
 )
-from rnwprint.games.roll_to_the_top.tower import (
-    Tower,
-    TowerError,
-    encode,
-    grouped,
-    row_letters,
-)
+from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, row_letters
+from rnwprint.games.roll_to_the_top.tower_code import encode, grouped
 from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text

@@ -238,7 +238,7 @@ def play(plan: _Plan, rng: random.Random) -> int:
 
 
 def seed_for(tower: Tower, descending: bool) -> int:
-    from rnwprint.games.roll_to_the_top.tower import base62_code
+    from rnwprint.games.roll_to_the_top.tower_code import base62_code
 
     return zlib.crc32(f"{base62_code(tower)}{'-desc' if descending else ''}".encode())
 

@@ -15,7 +15,7 @@ brick pattern. In square units a square covers ``[col2/2, col2/2 + 1] x [row, ro
 This module also turns seeds into towers and checks a tower's size. Reading and writing
 the ASCII format and turning silhouette pictures into towers live in
 rnwprint.games.roll_to_the_top.tower_input, the short code for a sheet's identity QR in
-rnwprint.games.roll_to_the_top.tower_code; their public names are importable from here too.
+rnwprint.games.roll_to_the_top.tower_code.
 """
 
 from __future__ import annotations
@@ -26,19 +26,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rnwprint.core.errors import RnwError
-
-# The moved jobs, importable from here as before. They import this module only inside their
-# functions, so either side may be imported first.
-from rnwprint.games.roll_to_the_top.tower_code import (  # noqa: F401
-    _OLD_ALPHABET,
-    CODE_ALPHABET,
-    base62_code,
-    decode,
-    encode,
-    grouped,
-    normal_code,
-)
-from rnwprint.games.roll_to_the_top.tower_input import format_ascii, from_picture, parse_ascii  # noqa: F401
 
 if TYPE_CHECKING:
     import numpy as np

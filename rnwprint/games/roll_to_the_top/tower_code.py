@@ -3,13 +3,15 @@ in Crockford's base 32 (see rnwprint.games.roll_to_the_top.tower for the geometr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rnwprint.games.roll_to_the_top.tower import Tower
-
-# rnwprint.games.roll_to_the_top.tower imports this module and re-exports its public names, so the names
-# taken from it are imported inside the functions that use them (no import cycle).
+from rnwprint.games.roll_to_the_top.tower import (
+    MAX_ACROSS,
+    MAX_ROWS,
+    MAX_SQUARES,
+    OldCodeError,
+    Tower,
+    TowerError,
+    check_extent,
+)
 
 # Tower codes are written in Crockford's base 32: digits and capitals without I, L, O and U,
 # so nothing looks like something else; read in either case, I and L as 1, O as 0.
@@ -101,7 +103,6 @@ def grouped(code: str) -> str:
 def decode(code: str) -> Tower:
     """The inverse of `encode`, for a code as typed (see `normal_code`); ValueError for a
     string that is not a tower code, saying so plainly for a code of the old format."""
-    from rnwprint.games.roll_to_the_top.tower import OldCodeError
     given, code = code, normal_code(code)
     try:
         return _decode(code, CODE_ALPHABET)
@@ -147,14 +148,6 @@ def _digits(bits: str, alphabet: str) -> str:
 
 
 def _decode(code: str, alphabet: str) -> Tower:
-    from rnwprint.games.roll_to_the_top.tower import (
-        MAX_ACROSS,
-        MAX_ROWS,
-        MAX_SQUARES,
-        Tower,
-        TowerError,
-        check_extent,
-    )
     if not code or len(code) > 400 or any(ch not in alphabet for ch in code):
         raise ValueError(f"{code!r} is not a tower code: codes are 0-9 and A-Z without I, L, O and U")
     number = 0

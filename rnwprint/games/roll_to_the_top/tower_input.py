@@ -16,20 +16,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rnwprint.games.roll_to_the_top.tower import MAX_ACROSS, MAX_ROWS, Tower, TowerError, check_extent
+
 if TYPE_CHECKING:
     import numpy as np
 
-    from rnwprint.games.roll_to_the_top.tower import Square, Tower
-
-# rnwprint.games.roll_to_the_top.tower imports this module and re-exports its public names, so the names
-# taken from it are imported inside the functions that use them (no import cycle).
+    from rnwprint.games.roll_to_the_top.tower import Square
 
 
 # --- ASCII ------------------------------------------------------------------------------
 
 def parse_ascii(text: str, where: str = "tower") -> Tower:
     """ASCII art -> Tower (not yet checked for playability). TowerError names line and column."""
-    from rnwprint.games.roll_to_the_top.tower import MAX_ACROSS, MAX_ROWS, Tower, TowerError, check_extent
     lines = [line.rstrip() for line in text.replace("\t", "    ").splitlines()]
     lines = [("" if line.lstrip().startswith("#") else line) for line in lines]
     while lines and not lines[0].strip():
@@ -96,7 +94,6 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     import numpy as np  # geometry libraries load only when a tower is built
     from PIL import Image
 
-    from rnwprint.games.roll_to_the_top.tower import MAX_ROWS, Tower, TowerError, check_extent
     from rnwprint.photo.locate import MAX_FILE_BYTES, MAX_PIXELS, image_header
 
     where = str(path)

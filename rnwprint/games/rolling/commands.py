@@ -26,19 +26,20 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     rnwprint roll rolling-america --seed 7
     rnwprint roll rolling-espana --seed 7 -o partida.toml
     """
-    from rnwprint.games.rolling import rules as rolling_rules
+    from rnwprint.games.rolling.log import format_turns, log_json, log_text, roll_game
+    from rnwprint.games.rolling.rules import load_board
     from rnwprint.locale import t
     from rnwprint.output import write_atomic
 
-    rolling_rules.load_board(game)  # checks the game name
-    turns = rolling_rules.roll_game(seed)
+    load_board(game)  # checks the game name
+    turns = roll_game(seed)
     if target is not None:  # written first: a failed write prints nothing but the error
         if _format_of(target, None, ("toml", "json"), "toml") == "json":
-            text = rolling_rules.log_json(game, turns, seed)
+            text = log_json(game, turns, seed)
         else:
-            text = rolling_rules.log_text(game, turns, lang, seed)
+            text = log_text(game, turns, lang, seed)
         write_atomic(target, text.encode("utf-8"))
-    click.echo(rolling_rules.format_turns(game, turns, seed, lang), nl=False)
+    click.echo(format_turns(game, turns, seed, lang), nl=False)
     if target is not None:
         click.echo(t(lang, "rolling-audit.log_written", path=target))
 

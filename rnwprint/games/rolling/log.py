@@ -1,5 +1,5 @@
 """Rolling America / Rolling España: the dice, and writing and reading game logs (the
-format is described in rolling_rules)."""
+format is described in rules.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rnwprint.locale import LANGUAGES, t
 
 @dataclass(frozen=True)
 class Write:
-    """What the player did with one die (see the log format in rolling_rules)."""
+    """What the player did with one die (see the log format in rules.py)."""
 
     die: str
     cell: str | None = None

@@ -1,5 +1,5 @@
 """Rolling America / Rolling España: the replay of a game log (the format is described in
-rolling_rules) against a finished typed-in sheet."""
+rules.py) against a finished typed-in sheet."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """Rolling America / Rolling España: the rules. The board (regions and neighbours) and the
 audit of a finished typed-in sheet. The dice and the game log (writing, reading) live in
-rolling_log, the replay of a game log in rolling_replay; their public names are importable
-from here too.
+log.py, the replay of a game log in replay.py.
 
-The printed map sheet lives in rnwprint/games/rolling.py; nothing here draws.
+The printed map sheet lives in sheet.py; nothing here draws.
 
 Game log
 --------
@@ -288,25 +287,3 @@ def audit_sheet(entries: Entries, board: Board, lang: str) -> Report:
     a = _audit(entries, board, lang)
     return Report(board.game, entries.variant, entries.source, a.xs + a.blanks + len(a.violations),
                   a.violations, a.details)
-
-# --- names that moved to rolling_log / rolling_replay, still importable from here ------------
-# (looked up lazily: those modules import the board and constants from this one)
-
-_MOVED = {
-    "log": ("Write", "Turn", "roll_game", "format_turns", "log_text", "log_json", "LOG_KEYS",
-                    "TURN_KEYS", "WRITE_KEYS", "GameLog", "load_log"),
-    "replay": ("replay",),
-}
-_MOVED_FROM = {name: module for module, names in _MOVED.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    module = _MOVED_FROM.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    return getattr(importlib.import_module(f"rnwprint.games.rolling.{module}"), name)
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MOVED_FROM])

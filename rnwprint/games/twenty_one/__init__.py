@@ -5,19 +5,7 @@ from __future__ import annotations
 
 from rnwprint.game import Game
 from rnwprint.games.twenty_one.rules import audit
-from rnwprint.games.twenty_one.sheet import (  # noqa: F401  (the game's names, as before the package)
-    DIE,
-    FIELDS,
-    LAYOUT_VERSION,
-    NAME,
-    ROWS,
-    TEMPLATE,
-    VARIANTS,
-    bonus,
-    build,
-    cell_id,
-    layouts,
-)
+from rnwprint.games.twenty_one.sheet import LAYOUT_VERSION, NAME, VARIANTS, build
 
 GAME = Game(
     name=NAME,
