@@ -45,6 +45,9 @@ class Game:
     # the module holding the game's own commands (its COMMANDS: click commands), e.g. Roll to the
     # Top's `tower`; rnwprint.cli adds them (imported only by the command line)
     commands: str | None = None
+    # the locale key of the words a blank typed-in file uses to say what its cells take, for a
+    # game whose cells take other values than numbers and "X" (default: those, "(n)" if guarded)
+    template_values: str | None = None
 
     def __post_init__(self) -> None:
         if self.cell_ids is None:

@@ -16,17 +16,6 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "rnwprint"
 MODULES = {p.relative_to(PACKAGE.parent).as_posix(): p for p in sorted(PACKAGE.rglob("*.py"))}
 
-# Keys still built at run time, in files outside the change that wrote the others out whole:
-# (module, the key as written). The test fails when one is gone, so that the list shrinks.
-BUILT_YET = {
-    # the game's own words for what its cells take, if its section has them; written whole
-    # this needs a Game field naming the key (rnwprint/game.py and the games declaring it)
-    ("rnwprint/app/blank.py", "f'{game.name}.template_values'"),
-    ("rnwprint/games/roll_to_the_top/sheet.py", "f'{NAME}.title'"),
-}
-# Locale keys no code names whole: looked up only through a key in BUILT_YET.
-UNNAMED = {"catan.template_values", "roll-to-the-top.template_values"}
-
 
 def locale_keys(lang: str) -> set[str]:
     data = tomllib.loads((PACKAGE / "locale" / f"{lang}.toml").read_text(encoding="utf-8"))
@@ -58,8 +47,7 @@ def code_strings() -> set[str]:
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_locale_key_is_built_at_run_time(module):
     built = built_keys(MODULES[module].read_text(encoding="utf-8"))
-    assert [k for k in built if (module, k) not in BUILT_YET] == [], f"{module}: write these keys out whole"
-    assert sorted(k for m, k in BUILT_YET if m == module) == sorted(built), f"{module}: take it off BUILT_YET"
+    assert built == [], f"{module}: write these keys out whole"
 
 
 @pytest.mark.parametrize("key", ['f"catan.{name}"', '"catan." + name', '"catan.%s" % name',
@@ -94,6 +82,4 @@ def test_every_key_the_code_names_is_in_both_languages():
 
 def test_every_key_of_the_locale_files_is_named_whole_in_the_code():
     keys = locale_keys("es") | locale_keys("en")
-    assert UNNAMED <= keys
-    assert sorted(keys - code_strings() - UNNAMED) == []
-    assert sorted(UNNAMED & code_strings()) == [], "named now: take it off UNNAMED"
+    assert sorted(keys - code_strings()) == []

@@ -19,10 +19,8 @@ def blank(game: Game, variant: str, lang: str) -> str | RnwError:
 
 def blank_file(game: Game, variant: str, lang: str) -> str:
     sheet = game.build(variant, lang, "a4")
-    try:  # a game may say what its cells take (Roll to the Top: no crosses)
-        values = t(lang, f"{game.name}.template_values")
-    except KeyError:
-        values = t(lang, "audit.template_values_guarded" if game.allows_guarded else "audit.template_values")
+    values = t(lang, game.template_values or ("audit.template_values_guarded" if game.allows_guarded
+                                                  else "audit.template_values"))
     cells = [cell for cell in sheet.cells.values() if cell.kind != "tick"]  # ticks add up to counters
     if not cells:
         raise RnwError(f"{game.title} {variant} has nothing to type in: name a sheet with places to fill",

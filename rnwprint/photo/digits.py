@@ -25,12 +25,11 @@ script on the same images, gives the reader a second opinion (``convnet_probabil
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
-import io
 
 import cv2
 import numpy as np
 
+from rnwprint.data import data_path
 from rnwprint.photo import convnet
 
 __all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "features", "probabilities", "convnet_probabilities",
@@ -210,8 +209,7 @@ class _Model:
 
 
 def _asset(name: str) -> dict[str, np.ndarray]:
-    raw = resources.files("rnwprint").joinpath("assets", name).read_bytes()
-    with np.load(io.BytesIO(raw)) as data:
+    with np.load(data_path("assets", name)) as data:
         return dict(data)
 
 
@@ -277,8 +275,7 @@ def heldout_digits() -> tuple[np.ndarray, np.ndarray]:
     """The held-out MNIST digits (never trained on): (n, 28, 28) uint8 images, ink 255 on 0,
     and their labels (uint8 0-9).  From rnwprint/assets/photo/heldout-digits.npz; see the
     SOURCES.md next to it for provenance and licence (MNIST, CC BY-SA 3.0)."""
-    raw = resources.files("rnwprint").joinpath("assets", "photo", "heldout-digits.npz").read_bytes()
-    with np.load(io.BytesIO(raw)) as data:
+    with np.load(data_path("photo", "heldout-digits.npz")) as data:
         return _unpack(data)
 
 

@@ -65,4 +65,5 @@ GAME = Game(
     parse_value=rules.parse_value,
     seeded=seeded,
     read_places=read_places,
+    template_values="catan.template_values",
 )

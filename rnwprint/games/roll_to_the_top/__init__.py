@@ -22,4 +22,5 @@ GAME = Game(
     extra_keys=("tower", "descending"),
     custom_variant=custom_variant,
     commands="rnwprint.games.roll_to_the_top.commands",
+    template_values="roll-to-the-top.template_values",
 )

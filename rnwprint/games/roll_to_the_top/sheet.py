@@ -48,7 +48,7 @@ def title_of(variant: str, lang: str) -> str:
         name = builtins()[builtin].names[lang]
     else:
         name = _titled(tower, lang) or t(lang, "roll-to-the-top.custom", code="").strip()
-    return f"{t(lang, f'{NAME}.title')} — {name}"
+    return f"{t(lang, 'roll-to-the-top.title')} — {name}"
 
 
 def _titled(tower: Tower, lang: str) -> str | None:
