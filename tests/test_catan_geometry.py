@@ -7,6 +7,7 @@ import math
 from collections import Counter
 
 import pytest
+from shapely.geometry import Point
 
 from rnwprint.games.catan import geometry as geo
 
@@ -52,7 +53,7 @@ def test_each_terrain_is_a_regular_hexagon_with_6_corners(island):
     for tid, hexagon in island.terrains.items():
         assert len(island.terrain_corners[tid]) == 6
         assert hexagon.area == pytest.approx(3 * math.sqrt(3) / 2 * island.edge ** 2)
-    assert island.terrains["T10"].centroid.distance(geo.Point(0, 0)) < 1e-9  # the middle one
+    assert island.terrains["T10"].centroid.distance(Point(0, 0)) < 1e-9  # the middle one
 
 
 def test_ids_run_row_by_row_top_to_bottom_left_to_right(island):

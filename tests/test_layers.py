@@ -168,3 +168,13 @@ def test_the_checker_sees_a_game_named_in_code_not_in_a_docstring(tmp_path, monk
     monkeypatch.setitem(MODULES, "rnwprint.layout.named", path)
     with pytest.raises(AssertionError, match=r"names \['roll-to-the-top'\]"):
         test_no_engine_module_names_a_game("rnwprint.layout.named")
+
+
+def test_the_command_line_and_the_game_registry_load_neither_shapely_nor_numpy():
+    # every command loads the registry; shapely (and numpy with it) is a quarter of a second of a
+    # cold `rnwprint sheet`, needed only to make Catan's island or fit a map
+    import subprocess
+
+    code = "import sys, rnwprint.cli, rnwprint.games; print(sorted({'numpy', 'shapely', 'cv2'} & set(sys.modules)))"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"

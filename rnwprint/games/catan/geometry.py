@@ -13,11 +13,13 @@ import math
 import random
 import tomllib
 from dataclasses import dataclass
-
-from shapely.geometry import LineString, Point, Polygon
+from typing import TYPE_CHECKING
 
 from rnwprint.data import data_path
 from rnwprint.core.errors import RnwError
+
+if TYPE_CHECKING:  # shapely (and numpy with it) is loaded when an island is made, not with the registry
+    from shapely.geometry import LineString, Point, Polygon
 
 DATA = data_path("templates", "catan.toml")
 ROWS = (3, 4, 5, 4, 3)
@@ -65,6 +67,8 @@ class Island:
         return self.terrains[terrain].centroid.buffer(HALL_R, quad_segs=8)
 
     def road_rect(self, edge: str) -> Polygon:
+        from shapely.geometry import Polygon
+
         (ax, ay), (bx, by) = self.edges[edge].coords
         length = math.hypot(bx - ax, by - ay)
         ux, uy = (bx - ax) / length, (by - ay) / length
@@ -80,6 +84,8 @@ def _key(x: float, y: float) -> tuple[float, float]:
 
 @functools.cache
 def island(edge: float | None = None) -> Island:
+    from shapely.geometry import LineString, Point, Polygon
+
     s = data()["island"]["edge_mm"] if edge is None else edge
     w = math.sqrt(3) * s
     terrains: dict[str, Polygon] = {}
