@@ -1,7 +1,7 @@
 """A small mutation tester: make one small deliberate bug at a time in a module and see
 whether the tests catch it.
 
-    python bench/mutate.py rnwprint/games/twenty_one/rules.py tests/test_twenty_one.py [--json OUT]
+    python bench/mutate.py rnwprint/games/twenty_one/rules.py tests/games/twenty_one/test_twenty_one.py [--json OUT]
 
 Each mutant changes one thing: a comparison (< <=, > >=, == !=, in / not in, is / is not),
 an arithmetic operator (+ -, * //), a whole number (n -> n+1, and 1 -> 0), and / or,

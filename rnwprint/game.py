@@ -21,7 +21,7 @@ class Game:
     build: Callable[[str, str, str], Sheet]  # (variant, lang, page) -> Sheet
     audit: Callable[[Entries, str], Report]  # (entries, lang) -> Report
     # variant -> the ids a typed-in file may use. Default: the built sheet's cells that are not
-    # tick boxes (tests/test_games.py holds every game's to that). Given only where building the
+    # tick boxes (tests/games/test_games.py holds every game's to that). Given only where building the
     # sheet is slow for an audit (a custom tower's rating, a map's first fit).
     cell_ids: Callable[[str], frozenset[str]] | None = None
     languages: tuple[str, ...] = ("es", "en")

@@ -7,7 +7,7 @@ page size and writes ``assets/maps/layout-GAME-PAGE.json``: the map's scale and
 place, the drawn outlines (to 0.01 mm), the write boxes and their leaders, and a key, the
 digest of everything the layout is made from (layout_key in rnwprint/games/rolling/sheet.py). At run time a layout whose
 key differs from the current one is not used: the map is fitted again, so a stale file can
-cost time but never change a sheet. tests/test_write_boxes.py checks the shipped files are
+cost time but never change a sheet. tests/layout/test_write_boxes.py checks the shipped files are
 current and that a sheet prints the same bytes either way.
 
     python tools/build_map_layouts.py          # write the files

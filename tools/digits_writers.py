@@ -169,7 +169,7 @@ FIXTURE = pathlib.Path(__file__).resolve().parent.parent / "tests" / "data" / "o
 
 
 def write_fixture(path: pathlib.Path = FIXTURE) -> None:
-    """The small fixed sample tests/test_digits.py checks the accuracy floor on: every ninth
+    """The small fixed sample tests/photo/test_digits.py checks the accuracy floor on: every ninth
     UCI digit (200) and 3 renderings of each digit by each held-out font family (210)."""
     import sys
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pathlib
 import random
 import re
 import shutil
@@ -20,6 +19,7 @@ import sys
 import pypdf
 import pytest
 
+from rnwprint.core.sheet import IDENTITY
 from rnwprint.games import GAMES
 from rnwprint.games.roll_to_the_top import game as rtt
 from rnwprint.games.roll_to_the_top.sheet import build, build_tower
@@ -27,9 +27,9 @@ from rnwprint.games.roll_to_the_top.tower import Tower, TowerError
 from rnwprint.games.roll_to_the_top.tower_code import encode
 from rnwprint.games.roll_to_the_top.tower_input import from_picture, parse_ascii
 from rnwprint.layout.page import MARGIN
-from rnwprint.core.sheet import IDENTITY
 
 cv2 = pytest.importorskip("cv2")
+from project import ROOT
 from support.synth import make_photo, with_identity  # noqa: E402  (needs OpenCV)
 
 
@@ -194,7 +194,7 @@ def test_a_typed_in_file_naming_the_code_audits_in_a_new_process(tmp_path):
 
 
 def test_readme_custom_tower_example_runs_as_written(tmp_path):
-    readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = re.search(r'```toml\n(game = "roll-to-the-top"\nvariant = "t\..*?)```', readme, re.S).group(1)
     typed = tmp_path / "mine.toml"
     typed.write_text(example)

@@ -4,15 +4,21 @@ the Top's gaps, size and placement, and picture towers that keep their symmetry.
 from __future__ import annotations
 
 import pytest
+from page_boxes import inside, text_box
 from PIL import Image, ImageDraw
 
-from page_boxes import inside, text_box
+from rnwprint.core.sheet import IDENTITY, Path, Rect, Text
 from rnwprint.games import GAMES
 from rnwprint.games.roll_to_the_top import game as rtt
-from rnwprint.games.roll_to_the_top.sheet import GAP_FILL, HATCH, SQUARE, build, build_tower
+from rnwprint.games.roll_to_the_top.sheet import (
+    GAP_FILL,
+    HATCH,
+    SQUARE,
+    build,
+    build_tower,
+)
 from rnwprint.games.roll_to_the_top.tower_input import from_picture, parse_ascii
 from rnwprint.locale import t
-from rnwprint.core.sheet import IDENTITY, Path, Rect, Text
 
 READ_PT = 7.0  # rules, labels, headings, footer: anything a player reads
 ID_PT = 5.0  # a cell's id printed small in its own box: legible printed, out of the pen's way

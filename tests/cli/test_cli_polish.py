@@ -5,9 +5,9 @@ help and forgiving choices."""
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
+from project import ROOT
 
 PDF, PNG, SVG = b"%PDF", b"\x89PNG", b"<svg"
 
@@ -74,7 +74,7 @@ def test_roll_log_named_yaml_is_refused(cli, tmp_path):
     assert result.out == ""
 
 
-README = (pathlib.Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 MINE = 'game = "twenty-one"\nvariant = "A"\n[cells]\nR1C1 = 6\nR1C4 = 5\n'
 OTHER = 'game = "twenty-one"\n[cells]\nR1C1 = 6\n'
 

@@ -15,8 +15,8 @@ import zlib
 import pytest
 from PIL import Image
 
-from rnwprint.core import entries as entries_module
 from rnwprint.app import audit as run
+from rnwprint.core import entries as entries_module
 from rnwprint.games.roll_to_the_top.tower import Tower
 from rnwprint.games.roll_to_the_top.tower_code import encode
 
@@ -196,8 +196,9 @@ def test_tower_drawing_saved_with_a_byte_order_mark(cli, tmp_path):
 
 @pytest.fixture(scope="module")
 def sheet_photo() -> bytes:
-    from rnwprint.games import GAMES
     from support import synth
+
+    from rnwprint.games import GAMES
 
     sheet = GAMES["twenty-one"].build("A", "en", "a4")
     return synth.make_photo(sheet, synth.random_marks(sheet, 5), seed=5, megapixels=2.0)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 import shapely
+from project import ROOT
 from shapely.geometry import box
 
 from rnwprint.geo.maps import MapGeometry, load_map, neighbours
 
-ROOT = Path(__file__).resolve().parents[1]
 ASSETS = ROOT / "assets" / "maps"
 
 US_CODES = set(

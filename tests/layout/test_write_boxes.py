@@ -11,18 +11,17 @@ import sys
 
 import numpy as np
 import pytest
+from project import ROOT
 from shapely.geometry import LineString, Point, box
 
-from rnwprint.data import data_path
 from rnwprint.core.errors import RnwError
+from rnwprint.core.sheet import Rect
+from rnwprint.data import data_path
 from rnwprint.games import GAMES
 from rnwprint.games.rolling import sheet as rolling_sheet
 from rnwprint.layout.page import Box
 from rnwprint.layout.write_boxes import place
 from rnwprint.render import render
-from rnwprint.core.sheet import Rect
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 LAYOUTS = list(itertools.product(("rolling-america", "rolling-espana"), ("a4", "letter")))
 LONGEST_LEADER = 25.0  # mm: the longest leader any layout may have (bench/bench_leaders.py)

@@ -20,12 +20,11 @@ import time
 import cv2
 import numpy as np
 import pytest
+from project import ROOT
+from support import synth
 
 from rnwprint.cli import main
 from rnwprint.games import GAMES
-from support import synth
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import json
 import pathlib
 
 import pytest
+from support import synth
 
 from rnwprint.games import GAMES
-from support import synth
 
 
 @pytest.fixture(scope="module")

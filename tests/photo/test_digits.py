@@ -9,20 +9,19 @@ handwriting font families, written by tools/digits_writers.py).
 from __future__ import annotations
 
 import io
-import pathlib
 import sys
 
 import cv2
 import numpy as np
 import pytest
+from project import ROOT
 
 from rnwprint.core.entries import Guarded
+from rnwprint.core.sheet import Cell
 from rnwprint.photo import convnet
 from rnwprint.photo import digits as D
 from rnwprint.photo import read as photo_read
-from rnwprint.core.sheet import Cell
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import digits_data  # noqa: E402  (the synthetic cross generator, used here with another seed)
 import digits_train  # noqa: E402
