@@ -28,7 +28,10 @@ import numpy as np  # noqa: E402
 
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.photo import locate as L  # noqa: E402
+from rnwprint.photo.identity import sheet_for  # noqa: E402
+from rnwprint.photo.load import decode_photo  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
+from rnwprint.photo.rectify import rectify, rectify_cells  # noqa: E402
 from support.synth import random_marks, synthesize  # noqa: E402  (tests/support, on sys.path through common)
 
 PX_PER_MM = 8.0
@@ -45,18 +48,18 @@ def stages(jpeg: bytes, path: pathlib.Path) -> dict[str, tuple[float, float]]:
         return result
 
     w0, c0 = time.perf_counter(), time.process_time()
-    grey = clock("decode JPEG (grey)", lambda: L.decode_photo(jpeg))
+    grey = clock("decode JPEG (grey)", lambda: decode_photo(jpeg))
     fix = L.locate(grey)
-    sheet = L.sheet_for(fix.identity)
+    sheet = sheet_for(fix.identity)
     # locate's own stage timings are wall-clock; re-time its stages separately for CPU
     out["detect markers"] = (fix.timings["markers"], float("nan"))
     out["decode QR"] = (fix.timings["qr"], float("nan"))
     out["sheet (cached)"] = (fix.timings["sheet"], float("nan"))
     out["homography"] = (fix.timings["homography"], float("nan"))
-    clock("rectify page 8 px/mm", lambda: L.rectify(grey, fix, sheet, PX_PER_MM))
+    clock("rectify page 8 px/mm", lambda: rectify(grey, fix, sheet, PX_PER_MM))
     out["total: decode + locate + rectify page"] = ((time.perf_counter() - w0) * 1000,
                                                     (time.process_time() - c0) * 1000)
-    clock("rectify cells only", lambda: L.rectify_cells(grey, fix, sheet, PX_PER_MM))
+    clock("rectify cells only", lambda: rectify_cells(grey, fix, sheet, PX_PER_MM))
     clock("locate (all its stages)", lambda: L.locate(grey))
     clock("whole read: read_photo (file to every cell)", lambda: read_photo(path))
     return out
@@ -96,7 +99,7 @@ def main() -> None:
         runs = [stages(photo.jpeg, path) for _ in range(args.repeat)]
         per_photo.append({k: (statistics.median(r[k][0] for r in runs),
                               statistics.median(r[k][1] for r in runs)) for k in runs[0]})
-        fix = L.locate(L.decode_photo(photo.jpeg))
+        fix = L.locate(decode_photo(photo.jpeg))
         print(f"  {name:16s} tilt {photo.truth.tilt:4.1f} deg  markers {fix.markers}  "
               f"fit {fix.error_mm:.2f} mm  {fix.px_per_mm:.1f} px/mm")
 

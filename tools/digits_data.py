@@ -349,7 +349,11 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     cv2.setNumThreads(1)
     from rnwprint.core.entries import CROSSED, Guarded
     from rnwprint.games import GAMES
-    from rnwprint.photo import locate, read
+    from rnwprint.photo import read
+    from rnwprint.photo.identity import sheet_for
+    from rnwprint.photo.load import load_photo
+    from rnwprint.photo.locate import locate
+    from rnwprint.photo.rectify import rectify
 
     if str(ROOT / "tests") not in sys.path:  # the photo generator: tests/support
         sys.path.insert(0, str(ROOT / "tests"))
@@ -367,10 +371,10 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
         path = pathlib.Path(tmp) / f"{seed}.jpg"
         path.write_bytes(jpeg)
         try:
-            image = locate.load_photo(path)
-            fix = locate.locate(image)
-            page_sheet = locate.sheet_for(fix.identity)
-            page = locate.rectify(image, fix, page_sheet, 8.0)
+            image = load_photo(path)
+            fix = locate(image)
+            page_sheet = sheet_for(fix.identity)
+            page = rectify(image, fix, page_sheet, 8.0)
             _, written = read.separate(page, page_sheet, 8.0, game.allows_guarded, fix.px_per_mm)
         except Exception:  # an unreadable photo simply gives no crops
             return []

@@ -13,7 +13,7 @@ HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
 _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),
           (0, b"II*\x00", "TIFF"), (0, b"MM\x00*", "TIFF"), (8, b"WEBP", "WEBP"),
           (4, b"ftypavif", "AVIF"))
-# HEIF brands (an iPhone's HEIC photos; photo.locate refuses them by the same list)
+# HEIF brands (an iPhone's HEIC photos; photo.load refuses them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 
 
@@ -21,7 +21,7 @@ def photo_format(head: bytes) -> str | None:
     """The image format of a file from its first bytes ('JPEG', 'PNG', 'GIF', 'HEIC' …), or
     None for anything else (a typed-in text file, or junk). Photo formats by their magic
     bytes (TIFF and WebP headers may need more than the first bytes to open), other binary
-    files as `read` takes them (photo.locate.image_header), so both take the same files."""
+    files as `read` takes them (photo.load.image_header), so both take the same files."""
     if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
         return "HEIC"
     for offset, magic, kind in _MAGIC:
@@ -29,7 +29,7 @@ def photo_format(head: bytes) -> str | None:
             return kind
     if _text(head):
         return None  # and the image libraries need not load for a typed-in file
-    from rnwprint.photo.locate import image_header
+    from rnwprint.photo.load import image_header
 
     return image_header(head)[0]
 

@@ -1,5 +1,8 @@
-"""Photo file headers read without decoding (JPEG and PNG parsed here, others by Pillow),
-and a guard that catches what the C decoders print on stderr. Split out of photo.locate."""
+"""The load stage: a photo file read safely into a grey (or colour) array. Files that are
+unreadable, not an image, too large (judged from the header, before decoding), truncated or
+corrupt are refused with RnwError naming the file; the headers are read without decoding
+(JPEG and PNG parsed here, others by Pillow), and a guard catches what the C decoders print
+on stderr."""
 
 from __future__ import annotations
 
@@ -10,6 +13,12 @@ import sys
 import tempfile
 import warnings
 
+import numpy as np
+
+from rnwprint.core.errors import RnwError
+
+MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
+MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
 
@@ -114,3 +123,66 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
 def _jpeg_complete(data: bytes) -> bool:
     """Whether the JPEG's segments and scans run on to the end-of-image marker."""
     return any(marker == 0xD9 for marker, _ in _jpeg_segments(data))
+
+
+def load_photo(path, colour: bool = False) -> np.ndarray:
+    """Read a photo file into a grey (or, with colour=True, BGR) uint8 array.
+
+    Refuses, with RnwError naming the file: unreadable and empty files, files that are not
+    an image, images over MAX_PIXELS (from the header, before any decoding), and truncated
+    or corrupt images."""
+    return load_photo_noting_damage(path, colour)[0]
+
+
+def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, str]:
+    """`load_photo`, and what the decoder said was damaged in a file it still decoded
+    (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing."""
+    where = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise RnwError("is a directory, not a photo", where) from None
+    except OSError as e:
+        raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
+                       f"{MAX_PIXELS / 1e6:g} MP", where)
+    return decode_photo_noting_damage(data, where, colour)
+
+
+def decode_photo(data: bytes, where: str | None = None, colour: bool = False) -> np.ndarray:
+    """`load_photo` for bytes already in memory."""
+    return decode_photo_noting_damage(data, where, colour)[0]
+
+
+def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
+    """`load_photo_noting_damage` for bytes already in memory."""
+    import cv2
+
+    if not data:
+        raise RnwError("empty file, not a photo", where)
+    kind, size = image_header(data)
+    if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+        raise RnwError("a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG "
+                       "(on an iPhone: Settings > Camera > Formats > Most Compatible)", where)
+    if kind is None:
+        raise RnwError("not an image (expected a JPEG or PNG photo)", where)
+    if size is None:
+        raise RnwError(f"corrupt {kind} file: cannot read the image size", where)
+    w, h = size
+    if w * h > MAX_PIXELS:
+        raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
+                       f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+    if w == 0 or h == 0:
+        raise RnwError(f"corrupt {kind} file: the image is {w}x{h}", where)
+    if kind == "JPEG" and not _jpeg_complete(data):
+        raise RnwError("truncated JPEG file (the image data stops early): copy the photo again", where)
+    if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0:
+        raise RnwError("truncated PNG file (no end chunk): copy the image again", where)
+    flags = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
+    image, said = _quiet(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
+    if image is None:
+        raise RnwError(f"cannot decode the {kind} image: the file is truncated or corrupt", where)
+    damage = [line.strip() for line in said.splitlines() if line.startswith(_DAMAGE)]
+    return image, damage[0] if damage else ""

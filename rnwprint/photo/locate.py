@@ -1,15 +1,12 @@
-"""Find a printed sheet in a phone photo: load the photo safely, find the four corner
-markers, read the identity QR code, rebuild that exact Sheet and fit the homography from
-page millimetres to image pixels; warp the page (or parts of it) to a top-down view.
+"""The fit stage: where a printed sheet lies in a phone photo. Its four corner markers
+(photo.markers) and its identity QR code (photo.qr) are found, the identity rebuilds that
+exact Sheet (photo.identity), and the homography from page millimetres to image pixels is
+fitted to where that Sheet puts its markers (and QR code).
 
-    image = load_photo(path)              # grey uint8; bad files -> RnwError
+    image = load_photo(path)              # photo.load: grey uint8; bad files -> RnwError
     fix = locate(image, where=str(path))  # PageFix: identity, homography, quality
-    sheet = sheet_for(fix.identity)       # the Sheet the page was printed from
-    page = rectify(image, fix, sheet, 8)  # top-down grey page, 8 px per mm
-
-Pixel convention (OpenCV's): integer image coordinates are pixel centres. In a rectified
-image at r px/mm, pixel (col, row) covers page mm [col/r, (col+1)/r) x [row/r, (row+1)/r);
-`to_pixels` converts page mm to its coordinates.
+    sheet = sheet_for(fix.identity)       # photo.identity: the Sheet the page was printed from
+    page = rectify(image, fix, sheet, 8)  # photo.rectify: top-down grey page, 8 px per mm
 
 How: ArUco markers (DICT_4X4_50, ids 0-3 = top-left, top-right, bottom-right, bottom-left)
 are detected on a reduced copy and their corners refined on the full image; a provisional
@@ -26,7 +23,6 @@ Engine code: knows the page furniture (layout.page), never a particular game.
 from __future__ import annotations
 
 import functools
-import pathlib
 import time
 from dataclasses import dataclass, field
 
@@ -35,17 +31,11 @@ import numpy as np
 from rnwprint.core.errors import RnwError
 from rnwprint.layout.page import MARGIN, PAGE_SIZES, marker_rows
 from rnwprint.core.sheet import IDENTITY, IDENTITY_PREFIX, MARKER, Identity, Matrix, Sheet
-from rnwprint.photo.homography import OUTLIER_MM, _apply, _fit, _fit_robust, _residuals_mm, _rms, _scale  # noqa: F401
-from rnwprint.photo.load import (_DAMAGE, _FRAMES, _HEIF_BRANDS, _NEXT_MARKER, _STANDALONE, _jpeg_complete,  # noqa: F401
-                                 _jpeg_segments, _jpeg_size, _quiet, image_header)
-from rnwprint.photo.markers import (DETECT_LONG_SIDE, _area, _aruco, _detect, _detector,  # noqa: F401
-                                    _flat_field, _recover_marker, _refine, detect_markers)
-from rnwprint.photo.qr import (MARKER_SIZE, QR_PX_PER_MM, _alignment_centres, _decode_modules,  # noqa: F401
-                               _decode_qr, _equalise, _find_qr, _finder_template, _flatten, _function_modules,
-                               _module_guesses, _peaks, _qr_anywhere, _qr_detector, _read_footer_qr, _subpixel)
+from rnwprint.photo.homography import _apply, _fit, _fit_robust, _residuals_mm, _rms, _scale
+from rnwprint.photo.identity import sheet_for
+from rnwprint.photo.markers import _detect, _recover_marker
+from rnwprint.photo.qr import MARKER_SIZE, _qr_anywhere, _read_footer_qr
 
-MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
-MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
 MARKER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
 BAD_FIT_MM = 2.5  # RMS residual beyond which the markers are not one flat page
 #: the markers fit the page size the QR code names this far off (mm, RMS), and this many times
@@ -78,134 +68,7 @@ class PageFix:
         return _apply(np.linalg.inv(self.homography), np.asarray(points_px, np.float64).reshape(-1, 2))
 
 
-# --------------------------------------------------------------------------- loading
-
-
-def load_photo(path, colour: bool = False) -> np.ndarray:
-    """Read a photo file into a grey (or, with colour=True, BGR) uint8 array.
-
-    Refuses, with RnwError naming the file: unreadable and empty files, files that are not
-    an image, images over MAX_PIXELS (from the header, before any decoding), and truncated
-    or corrupt images."""
-    return load_photo_noting_damage(path, colour)[0]
-
-
-def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, str]:
-    """`load_photo`, and what the decoder said was damaged in a file it still decoded
-    (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing."""
-    where = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        raise RnwError("is a directory, not a photo", where) from None
-    except OSError as e:
-        raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
-                       f"{MAX_PIXELS / 1e6:g} MP", where)
-    return decode_photo_noting_damage(data, where, colour)
-
-
-def decode_photo(data: bytes, where: str | None = None, colour: bool = False) -> np.ndarray:
-    """`load_photo` for bytes already in memory."""
-    return decode_photo_noting_damage(data, where, colour)[0]
-
-
-def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
-    """`load_photo_noting_damage` for bytes already in memory."""
-    import cv2
-
-    if not data:
-        raise RnwError("empty file, not a photo", where)
-    kind, size = image_header(data)
-    if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
-        raise RnwError("a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG "
-                       "(on an iPhone: Settings > Camera > Formats > Most Compatible)", where)
-    if kind is None:
-        raise RnwError("not an image (expected a JPEG or PNG photo)", where)
-    if size is None:
-        raise RnwError(f"corrupt {kind} file: cannot read the image size", where)
-    w, h = size
-    if w * h > MAX_PIXELS:
-        raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
-                       f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
-    if w == 0 or h == 0:
-        raise RnwError(f"corrupt {kind} file: the image is {w}x{h}", where)
-    if kind == "JPEG" and not _jpeg_complete(data):
-        raise RnwError("truncated JPEG file (the image data stops early): copy the photo again", where)
-    if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0:
-        raise RnwError("truncated PNG file (no end chunk): copy the image again", where)
-    flags = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
-    image, said = _quiet(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
-    if image is None:
-        raise RnwError(f"cannot decode the {kind} image: the file is truncated or corrupt", where)
-    damage = [line.strip() for line in said.splitlines() if line.startswith(_DAMAGE)]
-    return image, damage[0] if damage else ""
-
-
-# --------------------------------------------------------------------------- sheets
-
-
-@functools.lru_cache(maxsize=32)
-def _sheet(identity: Identity) -> Sheet:
-    import pickle
-
-    from rnwprint.photo.cache import cached
-
-    def build() -> Sheet:
-        from rnwprint.games import GAMES
-
-        return GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
-
-    # kept on disk: the next process need not import the fonts and lay the sheet out again
-    return cached("sheet", identity.encode(), build, pickle.dumps, pickle.loads)
-
-
-@functools.lru_cache(maxsize=32)
-def _stored_sheet(identity: Identity) -> Sheet | None:
-    """The Sheet an earlier process rebuilt for this identity (so it passed sheet_for's
-    checks, with this same code and data), or None."""
-    import pickle
-
-    from rnwprint.photo.cache import load
-
-    return load("sheet", identity.encode(), pickle.loads)
-
-
-def sheet_for(identity: Identity, where: str | None = None) -> Sheet:
-    """The exact Sheet the identity was printed from (cached: do not modify it).
-
-    RnwError when this rnwprint cannot rebuild it: an unknown game, another layout version,
-    an unknown variant, language or page size."""
-    stored = _stored_sheet(identity)
-    if stored is not None:  # (the games need not even be imported: a tenth of a second)
-        return stored
-    from rnwprint.games import GAMES
-
-    game = GAMES.get(identity.game)
-    if game is None:
-        raise RnwError(f"sheet of a game this rnwprint does not know ({identity.game!r}); "
-                       f"known games: {', '.join(GAMES)}", where)
-    if identity.layout < game.layout_version:
-        raise RnwError(f"{identity.game} sheet printed by an older layout version (v{identity.layout}); "
-                       f"this rnwprint reads v{game.layout_version}: print a new sheet", where)
-    if identity.layout > game.layout_version:
-        raise RnwError(f"{identity.game} sheet printed by a newer rnwprint (layout v{identity.layout}; "
-                       f"this one reads v{game.layout_version}): update rnwprint", where)
-    if identity.lang not in game.languages:
-        raise RnwError(f"{identity.game} sheet in an unknown language {identity.lang!r}", where)
-    if identity.page not in PAGE_SIZES:
-        raise RnwError(f"{identity.game} sheet on an unknown page size {identity.page!r}", where)
-    if identity.variant not in game.variants and game.custom_variant is None:
-        raise RnwError(f"{identity.game} sheet of an unknown variant {identity.variant!r}; "
-                       f"known: {', '.join(game.variants)}", where)
-    try:
-        return _sheet(identity)
-    except RnwError as e:
-        raise RnwError(f"cannot rebuild the {identity.game} sheet {identity.variant!r}: {e.message}", where) from None
-    except (ValueError, KeyError) as e:
-        raise RnwError(f"cannot rebuild the {identity.game} sheet {identity.variant!r}: {e}", where) from None
+# --------------------------------------------------------------------------- page furniture
 
 
 @functools.cache
@@ -370,50 +233,4 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
                    (grey.shape[1], grey.shape[0]), _scale(H, centre), timings)
 
 
-# --------------------------------------------------------------------------- rectifying
-
-
-def to_pixels(points_mm, px_per_mm: float) -> np.ndarray:
-    """Page mm -> pixel coordinates in a rectified image at px_per_mm (pixel centres integral)."""
-    return np.asarray(points_mm, np.float64) * px_per_mm - 0.5
-
-
-def rectify(image: np.ndarray, fix: PageFix, sheet: Sheet, px_per_mm: float = 8.0,
-            region: tuple[float, float, float, float] | None = None) -> np.ndarray:
-    """The page seen from straight above: grey uint8, px_per_mm pixels per millimetre.
-
-    `region` (x0, y0, x1, y1 in page mm) warps only that part of the page; its pixel (0, 0)
-    is centred on page point (x0 + 0.5/r, y0 + 0.5/r). Outside the photo is white."""
-    import cv2
-
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    x0, y0, x1, y1 = region if region is not None else (0.0, 0.0, sheet.width, sheet.height)
-    r = float(px_per_mm)
-    size = (max(1, int(round((x1 - x0) * r))), max(1, int(round((y1 - y0) * r))))
-    # dst pixel (u, v) -> page mm ((u + 0.5) / r + x0, ...) -> image px by the homography
-    S_inv = np.array([[1 / r, 0, x0 + 0.5 / r], [0, 1 / r, y0 + 0.5 / r], [0, 0, 1]])
-    return cv2.warpPerspective(grey, fix.homography @ S_inv, size,
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=255)
-
-
-def rectify_cells(image: np.ndarray, fix: PageFix, sheet: Sheet, px_per_mm: float = 8.0,
-                  margin_mm: float = 1.0, ids=None) -> dict[str, tuple[np.ndarray, tuple[float, float]]]:
-    """Top-down crops of the cells only (faster than the whole page when cells are few):
-    cell id -> (grey image, its page origin (x0, y0) mm); each crop covers the cell's
-    bounding box grown by margin_mm."""
-    import cv2
-
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    out = {}
-    for cell_id in (ids if ids is not None else sheet.cells):
-        bx0, by0, bx1, by1 = sheet.cells[cell_id].bounds
-        box = (bx0 - margin_mm, by0 - margin_mm, bx1 + margin_mm, by1 + margin_mm)
-        out[cell_id] = (rectify(grey, fix, sheet, px_per_mm, box), box[:2])
-    return out
-
-
-__all__ = ["MAX_FILE_BYTES", "MAX_PIXELS", "PageFix", "load_photo", "load_photo_noting_damage", "decode_photo",
-           "decode_photo_noting_damage", "image_header", "sheet_for",
-           "marker_quads", "qr_quad", "qr_finder_centres", "locate", "detect_markers", "rectify",
-           "rectify_cells", "to_pixels"]
+__all__ = ["PageFix", "marker_quads", "qr_quad", "qr_finder_centres", "locate"]

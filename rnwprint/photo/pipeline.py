@@ -13,8 +13,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rnwprint.core.entries import Entries, toml_value, typed_in
-from rnwprint.photo import coarse_advice, light_advice, locate, too_coarse
+from rnwprint.photo import coarse_advice, light_advice, too_coarse
+from rnwprint.photo.identity import sheet_for
+from rnwprint.photo.load import load_photo, load_photo_noting_damage
+from rnwprint.photo.locate import PageFix, locate
 from rnwprint.photo.read import CellRead, read_cells
+from rnwprint.photo.rectify import rectify
 from rnwprint.core.sheet import Identity, Sheet
 
 PX_PER_MM = 8.0  # the rectified page: a 7 mm box is 56 px, plenty for a digit
@@ -32,13 +36,13 @@ class PhotoRead:
     damage: str = ""  # what the decoder said was corrupt in the file ("": nothing)
     #: the photo and where the page lies in it, for the whole page (`whole_page`)
     image: np.ndarray | None = field(default=None, repr=False)
-    fix: locate.PageFix | None = field(default=None, repr=False)
+    fix: PageFix | None = field(default=None, repr=False)
 
     def whole_page(self) -> np.ndarray:
         """The whole page top-down at PX_PER_MM (`page` holds only the cells' surroundings)."""
         if self.image is None:
             return self.page
-        return locate.rectify(self.image, self.fix, self.sheet, PX_PER_MM)
+        return rectify(self.image, self.fix, self.sheet, PX_PER_MM)
 
     @property
     def unsure(self) -> list[str]:
@@ -98,10 +102,10 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
 
     where = str(path)
     clock = _Clock()
-    image, damage = locate.load_photo_noting_damage(path)
+    image, damage = load_photo_noting_damage(path)
     clock.stage("decode")
-    fix = locate.locate(image, where)
-    sheet = locate.sheet_for(fix.identity, where)
+    fix = locate(image, where)
+    sheet = sheet_for(fix.identity, where)
     if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
         return _read_places(path, image, damage, fix, sheet, clock)
     guarded = _allows_guarded(fix.identity.game)
@@ -142,7 +146,7 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock) -> PhotoRead:
     where = str(path)
     game = get_game(fix.identity.game, where)
     clock.stages(fix.timings, last="homography")
-    colour = locate.load_photo(path, colour=True)  # decoded again: the grey one found the page
+    colour = load_photo(path, colour=True)  # decoded again: the grey one found the page
     clock.stage("decode")
     reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why)
              for cid, r in game.read_places(colour, fix.homography, sheet).items()}
@@ -161,7 +165,7 @@ AROUND_CELL_MM = 4.0
 
 
 def rectify_around_cells(image: np.ndarray, fix, sheet: Sheet, px_per_mm: float) -> np.ndarray:
-    """A top-down page (as locate.rectify makes it) where only the surroundings of the cells
+    """A top-down page (as photo.rectify makes it) where only the surroundings of the cells
     are warped, the rest left white: on a map sheet the cells' surroundings are a fifth of
     the page. Each pixel is the page's own (the same place, the same warp)."""
     r = px_per_mm
@@ -173,7 +177,7 @@ def rectify_around_cells(image: np.ndarray, fix, sheet: Sheet, px_per_mm: float)
         c0, r0 = max(math.floor((x0 - m) * r), 0), max(math.floor((y0 - m) * r), 0)
         c1, r1 = min(math.ceil((x1 + m) * r), w), min(math.ceil((y1 + m) * r), h)
         if c1 > c0 and r1 > r0:
-            page[r0:r1, c0:c1] = locate.rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
+            page[r0:r1, c0:c1] = rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
     return page
 
 

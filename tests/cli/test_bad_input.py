@@ -443,10 +443,10 @@ def test_tower_picture_of_49_megapixels_with_transparency_is_read_over_white(cli
 
 
 def test_tower_picture_file_larger_than_any_50_megapixel_picture_is_refused(cli, tmp_path, monkeypatch):
-    from rnwprint.photo import locate
+    from rnwprint.photo import load
 
-    monkeypatch.setattr(locate, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
-    monkeypatch.setattr(locate, "MAX_FILE_BYTES", 1_000_000)
+    monkeypatch.setattr(load, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
+    monkeypatch.setattr(load, "MAX_FILE_BYTES", 1_000_000)
     path = tmp_path / "padded.png"
     path.write_bytes(png_header(10, 10, 0) + bytes(1_000_000))
     result = cli("tower", "--picture", path, "--show")
@@ -455,10 +455,10 @@ def test_tower_picture_file_larger_than_any_50_megapixel_picture_is_refused(cli,
 
 
 def test_read_photo_file_larger_than_any_50_megapixel_photo_is_refused_unread(cli, tmp_path, monkeypatch):
-    from rnwprint.photo import locate
+    from rnwprint.photo import load
 
-    monkeypatch.setattr(locate, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
-    monkeypatch.setattr(locate, "MAX_FILE_BYTES", 1_000_000)
+    monkeypatch.setattr(load, "MAX_PIXELS", 250_000)  # so that a 1 MB file stands for a 200 MB one
+    monkeypatch.setattr(load, "MAX_FILE_BYTES", 1_000_000)
     path = tmp_path / "padded.png"
     path.write_bytes(png_header(10, 10, 0) + bytes(1_000_000))
     for command in ("read", "audit"):

@@ -1,4 +1,4 @@
-"""Issue 5: finding a printed sheet in a phone photo (rnwprint.photo.locate), checked on
+"""Issue 5: finding a printed sheet in a phone photo (rnwprint.photo.locate and the stages it calls), checked on
 photos made by support.synth, whose true page -> image mapping is known."""
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from rnwprint.core.entries import Guarded
 from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
 from rnwprint.photo import locate as L
+from rnwprint.photo.load import decode_photo, load_photo
+from rnwprint.photo.markers import detect_markers
+from rnwprint.photo.rectify import rectify, rectify_cells, to_pixels
 from support import synth
 
 TOLERANCE_MM = 1.0
@@ -34,7 +37,7 @@ def cell_error_mm(fix: L.PageFix, photo: synth.SynthPhoto, sheet) -> float:
 
 def locate_photo(sheet, seed: int, megapixels: float = 2.0, **options):
     photo = synth.synthesize(sheet, synth.random_marks(sheet, seed), seed, megapixels, **options)
-    fix = L.locate(L.decode_photo(photo.jpeg), where="photo.jpg")
+    fix = L.locate(decode_photo(photo.jpeg), where="photo.jpg")
     assert fix.identity == sheet.identity
     return fix, photo
 
@@ -88,22 +91,22 @@ def test_a_12_megapixel_photo(sheets):
     fix, photo = locate_photo(sheet, seed=8, megapixels=12.0)
     assert fix.image_size == (4000, 3000)
     assert cell_error_mm(fix, photo, sheet) < 0.5
-    page = L.rectify(L.decode_photo(photo.jpeg), fix, sheet, 8.0)
+    page = rectify(decode_photo(photo.jpeg), fix, sheet, 8.0)
     assert page.shape == (round(sheet.height * 8), round(sheet.width * 8))
 
 
 def test_rectified_page_puts_the_markers_where_the_sheet_has_them(sheets):
     sheet = sheets["twenty-one"]
     photo = synth.synthesize(sheet, {}, 4, 3.0, tilt=25, blur=0.5, noise=1.0)
-    grey = L.decode_photo(photo.jpeg)
+    grey = decode_photo(photo.jpeg)
     fix = L.locate(grey)
     r = 6.0
-    page = L.rectify(grey, fix, sheet, r)
-    found = L.detect_markers(page)
+    page = rectify(grey, fix, sheet, r)
+    found = detect_markers(page)
     assert sorted(found) == [0, 1, 2, 3]
     for i, quad in L.marker_quads(sheet).items():
-        assert np.abs(found[i] - L.to_pixels(quad, r)).max() < 0.25 * r  # a quarter mm
-    cells = L.rectify_cells(grey, fix, sheet, r, margin_mm=1.0)
+        assert np.abs(found[i] - to_pixels(quad, r)).max() < 0.25 * r  # a quarter mm
+    cells = rectify_cells(grey, fix, sheet, r, margin_mm=1.0)
     assert set(cells) == set(sheet.cells)
     crop, origin = cells["R1C1"]
     x0, y0, x1, y1 = sheet.cells["R1C1"].bounds
@@ -174,30 +177,30 @@ def test_bad_files_are_one_clear_error(tmp_path, sheets, case):
     path = tmp_path / "photo.jpg"
     path.write_bytes(data)
     with pytest.raises(RnwError, match=reason) as e:
-        L.load_photo(path)
+        load_photo(path)
     assert e.value.where == str(path)
     assert "\n" not in str(e.value)
 
 
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(RnwError, match="cannot read file"):
-        L.load_photo(tmp_path / "nothing.jpg")
+        load_photo(tmp_path / "nothing.jpg")
     with pytest.raises(RnwError, match="directory"):
-        L.load_photo(tmp_path)
+        load_photo(tmp_path)
 
 
 def test_a_good_file_loads_grey_or_colour(tmp_path, sheets):
     path = tmp_path / "photo.jpg"
     path.write_bytes(synth.make_photo(sheets["twenty-one"], {}, 1, 1.0))
-    assert L.load_photo(path).ndim == 2
-    assert L.load_photo(path, colour=True).shape[2] == 3
+    assert load_photo(path).ndim == 2
+    assert load_photo(path, colour=True).shape[2] == 3
     png = tmp_path / "photo.png"
-    png.write_bytes(cv2.imencode(".png", L.load_photo(path))[1].tobytes())
-    assert L.load_photo(png).shape == L.load_photo(path).shape
+    png.write_bytes(cv2.imencode(".png", load_photo(path))[1].tobytes())
+    assert load_photo(png).shape == load_photo(path).shape
 
 
 def test_photo_without_a_sheet():
-    image = L.decode_photo(synth.make_photo_without_sheet(seed=1, megapixels=1.0))
+    image = decode_photo(synth.make_photo_without_sheet(seed=1, megapixels=1.0))
     with pytest.raises(RnwError, match="no rnwprint sheet found") as e:
         L.locate(image, where="photo")
     one_line(e.value)
@@ -206,7 +209,7 @@ def test_photo_without_a_sheet():
 def test_sheet_printed_by_an_older_layout_version(sheets):
     sheet = sheets["twenty-one"]
     old = synth.with_identity(sheet, dataclasses.replace(sheet.identity, layout=sheet.identity.layout - 1))
-    image = L.decode_photo(synth.make_photo(old, {"R1C1": 3}, 6, 2.0))
+    image = decode_photo(synth.make_photo(old, {"R1C1": 3}, 6, 2.0))
     with pytest.raises(RnwError, match="older layout version") as e:
         L.locate(image, where="photo")
     one_line(e.value)
@@ -215,14 +218,14 @@ def test_sheet_printed_by_an_older_layout_version(sheets):
 def test_sheet_of_a_game_this_rnwprint_does_not_know(sheets):
     sheet = sheets["rolling-espana"]
     other = synth.with_identity(sheet, dataclasses.replace(sheet.identity, game="rolling-europa"))
-    image = L.decode_photo(synth.make_photo(other, {}, 7, 2.0))
+    image = decode_photo(synth.make_photo(other, {}, 7, 2.0))
     with pytest.raises(RnwError, match="does not know .'rolling-europa'") as e:
         L.locate(image, where="photo")
     one_line(e.value)
 
 
 def test_sheet_of_another_game_than_expected(sheets):
-    image = L.decode_photo(synth.make_photo(sheets["twenty-one"], {}, 9, 2.0))
+    image = decode_photo(synth.make_photo(sheets["twenty-one"], {}, 9, 2.0))
     with pytest.raises(RnwError, match="twenty-one sheet, not rolling-america"):
         L.locate(image, where="photo", expect_game="rolling-america")
 
@@ -230,7 +233,7 @@ def test_sheet_of_another_game_than_expected(sheets):
 def test_too_few_markers(sheets):
     sheet = sheets["twenty-one"]
     photo = synth.synthesize(sheet, {}, 2, 2.0)
-    image = L.decode_photo(photo.jpeg)
+    image = decode_photo(photo.jpeg)
     for i in (0, 1):  # paint over two markers
         quad = photo.truth.project(L.marker_quads(sheet)[i]).astype(np.int32)
         cv2.fillConvexPoly(image, cv2.convexHull(quad), 128)
@@ -262,7 +265,7 @@ def test_generator_writes_into_the_cells(sheets):
     marks = {"R1C1": 4, "R2C3": "X", "R3C5": 35}
     clean = synth.synthesize(sheet, {}, 5, 2.0, blur=0, noise=0, light=0, shadow=0, curl=0, jpeg_quality=95)
     filled = synth.synthesize(sheet, marks, 5, 2.0, blur=0, noise=0, light=0, shadow=0, curl=0, jpeg_quality=95)
-    a, b = (L.decode_photo(p.jpeg).astype(int) for p in (clean, filled))
+    a, b = (decode_photo(p.jpeg).astype(int) for p in (clean, filled))
     fix = L.locate(b.astype(np.uint8))
     for cell_id, cell in sheet.cells.items():
         x0, y0, x1, y1 = cell.bounds
@@ -332,9 +335,9 @@ def test_the_cells_surroundings_are_the_rectified_page_there(sheets):
 
     sheet = sheets["twenty-one"]
     photo = synth.synthesize(sheet, synth.random_marks(sheet, 2), 2, 2.0, tilt=20)
-    grey = L.decode_photo(photo.jpeg)
+    grey = decode_photo(photo.jpeg)
     fix = L.locate(grey)
-    whole = L.rectify(grey, fix, sheet, 8.0).astype(int)
+    whole = rectify(grey, fix, sheet, 8.0).astype(int)
     part = rectify_around_cells(grey, fix, sheet, 8.0).astype(int)
     assert part.shape == whole.shape
     near = np.zeros(whole.shape, bool)

@@ -94,7 +94,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     import numpy as np  # geometry libraries load only when a tower is built
     from PIL import Image
 
-    from rnwprint.photo.locate import MAX_FILE_BYTES, MAX_PIXELS, image_header
+    from rnwprint.photo.load import MAX_FILE_BYTES, MAX_PIXELS, image_header
 
     where = str(path)
     if not 1 <= columns <= 100:
