@@ -182,7 +182,7 @@ def examples() -> list[tuple[str, str]]:
         text = fixture.read_text(encoding="utf-8", errors="replace")
         if re.match(r"\s*game\s*=", text) or text.lstrip().startswith('{"game"'):
             found.setdefault(text, "tests")
-    for test in sorted((ROOT / "tests").glob("test_*.py")):
+    for test in sorted((ROOT / "tests").rglob("test_*.py")):
         for node in ast.walk(ast.parse(test.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 text = node.value
