@@ -7,7 +7,7 @@
 The photos are bench_photo.py's held-out set (the four sheets, 1-12 MP). The one-core run is
 pinned to one CPU; OpenCV and BLAS run one thread each in both (the pool's workers always do).
 Before the timed rounds the whole set is read once, untimed, by each checkout: the sheets are
-then on disk (rnwprint.photo.cache), as in a tournament after its first photo of each sheet.
+then on disk (rnwprint.cache), as in a tournament after its first photo of each sheet.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def main() -> None:
     codes = {"this": str(args.this.resolve()) if args.this else None, **({"baseline": str(args.baseline.resolve())} if args.baseline else {})}
     with tempfile.TemporaryDirectory() as tmp:
         photos = [path for path, *_ in photo_set(range(1000, 1000 + args.photos), pathlib.Path(tmp))]
-        for code in codes.values():  # once untimed: the sheets are built and kept on disk (photo.cache)
+        for code in codes.values():  # once untimed: the sheets are built and kept on disk (rnwprint.cache)
             run(photos, 1, {cpus[0]}, code)
         times = {name: ([], []) for name in codes}
         for _ in range(args.rounds):  # in turns, so machine noise hits all alike

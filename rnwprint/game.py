@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -10,6 +11,19 @@ from dataclasses import dataclass, field
 from rnwprint.core.entries import Entries
 from rnwprint.core.report import Report
 from rnwprint.core.sheet import Sheet
+
+
+def lazy(target: str, *first) -> Callable:
+    """The function "package.module:name", imported at its first call (given `first` before
+    the caller's arguments): a game declares its hooks this way so that the registry lists
+    every game without loading any game's code."""
+    module, _, name = target.partition(":")
+
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), name)(*first, *args, **kwargs)
+
+    call.__module__, call.__name__, call.__qualname__ = module, name, name
+    return call
 
 
 @dataclass(frozen=True)

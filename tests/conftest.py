@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
+import shutil
+import tempfile
 
 import pytest
+
+# built sheets are kept in a cache of the tests' own (rnwprint.cache), not the user's
+_CACHE = None if "RNWPRINT_CACHE" in os.environ else tempfile.mkdtemp(prefix="rnwprint-tests-")
+if _CACHE:
+    os.environ["RNWPRINT_CACHE"] = _CACHE
 
 from rnwprint.cli import main
 from rnwprint.games import GAMES
@@ -32,6 +40,11 @@ def pytest_sessionstart(session):
 
         for path in write_dumps():
             print(f"rewrote {path}")
+
+
+def pytest_sessionfinish(session):
+    if _CACHE:
+        shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 class CliResult:

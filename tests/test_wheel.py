@@ -14,7 +14,7 @@ import zipfile
 from pypdf import PdfReader
 
 from rnwprint import data
-from rnwprint.photo import cache
+from rnwprint import cache
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

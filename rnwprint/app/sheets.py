@@ -32,11 +32,24 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
         if g.seeded is None:
             raise RnwError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
         variants = [g.seeded(v, seed) for v in variants]
-    sheets = [g.build(v, lang, page) for v in variants]
+    sheets = [_built(g, v, lang, page) for v in variants]
     if fmt == "pdf":
         sheets = [s for s in sheets for _ in range(copies)]
     name = "all" if every else variants[0]
     return Printed(sheets, variants, f"{g.name}_{name}_{lang}_{page}.{fmt}")
+
+
+def _built(game, variant: str, lang: str, page: str) -> Sheet:
+    """The game's sheet, read from the disk cache (rnwprint.cache) when an earlier process
+    built it with this same code and data: a map sheet's layout and QR code are not made again."""
+    from rnwprint.cache import keep_sheet, stored_sheet
+    from rnwprint.core.sheet import Identity
+
+    sheet = stored_sheet(Identity(game.name, variant, lang, page, game.layout_version))
+    if sheet is None:
+        sheet = game.build(variant, lang, page)
+        keep_sheet(sheet)
+    return sheet
 
 
 @as_value

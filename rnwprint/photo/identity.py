@@ -1,5 +1,5 @@
 """The identity stage: the Identity a sheet's QR code names -> the exact Sheet the page was
-printed from, rebuilt by its game (kept in memory and on disk: photo.cache), or RnwError when
+printed from, rebuilt by its game (kept in memory and on disk: rnwprint.cache), or RnwError when
 this rnwprint cannot rebuild it (an unknown game, layout version, variant, language or page)."""
 
 from __future__ import annotations
@@ -13,28 +13,21 @@ from rnwprint.layout.page import PAGE_SIZES
 
 @functools.lru_cache(maxsize=32)
 def _sheet(identity: Identity) -> Sheet:
-    import pickle
+    from rnwprint.cache import keep_sheet
+    from rnwprint.games import GAMES
 
-    from rnwprint.photo.cache import cached
-
-    def build() -> Sheet:
-        from rnwprint.games import GAMES
-
-        return GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
-
-    # kept on disk: the next process need not import the fonts and lay the sheet out again
-    return cached("sheet", identity.encode(), build, pickle.dumps, pickle.loads)
+    sheet = GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
+    keep_sheet(sheet)  # the next process need not import the fonts and lay the sheet out again
+    return sheet
 
 
 @functools.lru_cache(maxsize=32)
 def _stored_sheet(identity: Identity) -> Sheet | None:
-    """The Sheet an earlier process rebuilt for this identity (so it passed sheet_for's
-    checks, with this same code and data), or None."""
-    import pickle
+    """The Sheet an earlier process built for this identity (the printer, or a reader after
+    sheet_for's checks), with this same code and data, or None."""
+    from rnwprint.cache import stored_sheet
 
-    from rnwprint.photo.cache import load
-
-    return load("sheet", identity.encode(), pickle.loads)
+    return stored_sheet(identity)
 
 
 def sheet_for(identity: Identity, where: str | None = None) -> Sheet:

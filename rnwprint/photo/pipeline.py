@@ -128,7 +128,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
 def _allows_guarded(game: str) -> bool:
     """Whether the game has guarded (circled) numbers, kept on disk with the sheets: on a
     cache hit the games need not be imported (sheet_for has checked the name)."""
-    from rnwprint.photo.cache import cached
+    from rnwprint.cache import cached
 
     def ask() -> bool:
         from rnwprint.games import get_game

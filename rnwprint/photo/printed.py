@@ -24,7 +24,7 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     drawn once per identity."""
     key = (sheet.identity.encode(), px_per_mm)
     if key not in _PRINTED:
-        from rnwprint.photo.cache import cached
+        from rnwprint.cache import cached
 
         # kept on disk: the next process need not load the fonts and draw it again
         drawn = cached("print", f"{key[0]}@{px_per_mm:g}", lambda: _draw_print(sheet, px_per_mm), _pack, _unpack)

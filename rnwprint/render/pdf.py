@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from reportlab.lib.colors import HexColor
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from rnwprint.fonts import PT, pdf_font_name
 from rnwprint.render import dark_runs
@@ -33,6 +35,19 @@ def render_pdf(sheets: Sequence[Sheet]) -> bytes:
         c.showPage()
     c.save()
     return out.getvalue()
+
+
+def _path_code(path: Path) -> list[str]:
+    """The path's operators as reportlab's moveTo/lineTo/close write them, with the numbers
+    of a ring formatted in one call (a map's 13,000 points: a third of its rendering time)."""
+    code = ["n"]
+    for ring in path.rings:
+        numbers = fp_str(*(v for point in ring for v in point)).split(" ")
+        code.append(f"{numbers[0]} {numbers[1]} m")
+        code.extend(f"{x} {y} l" for x, y in zip(numbers[2::2], numbers[3::2]))
+        if path.closed:
+            code.append("h")
+    return code
 
 
 class _Page:
@@ -78,14 +93,7 @@ class _Page:
         c = self.c
         if isinstance(item, Path):
             stroke, fill = self.paint(item.style)
-            p = c.beginPath()
-            for ring in item.rings:
-                p.moveTo(*ring[0])
-                for pt in ring[1:]:
-                    p.lineTo(*pt)
-                if item.closed:
-                    p.close()
-            c.drawPath(p, stroke=stroke, fill=fill if item.closed else 0, fillMode=0)
+            c.drawPath(PDFPathObject(_path_code(item)), stroke=stroke, fill=fill if item.closed else 0, fillMode=0)
         elif isinstance(item, Rect):
             stroke, fill = self.paint(item.style)
             if item.radius:

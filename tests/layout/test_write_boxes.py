@@ -217,7 +217,7 @@ def test_a_sheet_is_built_from_the_baked_layout_without_fitting(monkeypatch):
     monkeypatch.setattr(rolling_sheet, "layout", refuse)
     try:
         for game, page in LAYOUTS:
-            rolling_sheet.build_for(game)(GAMES[game].default_variant, "en", page)
+            rolling_sheet.build(game, GAMES[game].default_variant, "en", page)
     finally:
         rolling_sheet._fitted.cache_clear()
 

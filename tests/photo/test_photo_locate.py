@@ -391,31 +391,3 @@ def test_the_sheet_cache_keeps_each_sheet_on_disk_and_never_changes_a_read(tmp_p
     assert read(str(folder)) == first
     assert all(p.read_bytes() != b"damaged" for p in folder.iterdir())  # built again, stored again
     assert read("") == first
-
-
-def test_the_cache_key_changes_with_any_file_of_rnwprint(tmp_path, monkeypatch):
-    import os
-
-    from rnwprint.photo import cache
-
-    monkeypatch.setenv("RNWPRINT_CACHE", str(tmp_path / "c"))
-    key = cache._path("sheet", "x")
-    assert key.parent == tmp_path / "c"
-    assert cache._path("sheet", "y") != key != cache._path("print", "x")
-    tree = tmp_path / "package"
-    (tree / "games").mkdir(parents=True)
-    (tree / "games" / "a.py").write_text("A = 1\n")
-    (tree / "b.npz").write_bytes(b"data")
-    before = cache.fingerprint_of(tree)
-    assert cache.fingerprint_of(tree) == before
-    (tree / "b.npz").write_bytes(b"datb")  # the same size, but modified later
-    os.utime(tree / "b.npz", ns=(1, 10**18))
-    changed = cache.fingerprint_of(tree)
-    assert changed != before
-    (tree / "games" / "a.py").write_text("A = 22\n")
-    assert cache.fingerprint_of(tree) != changed
-    (tree / "c.py").write_text("")
-    assert cache.fingerprint_of(tree) not in (before, changed)
-    monkeypatch.setenv("RNWPRINT_CACHE", "")
-    assert cache._path("sheet", "x") is None
-    assert cache.cached("sheet", "x", lambda: 7, lambda v: b"", lambda d: 0) == 7

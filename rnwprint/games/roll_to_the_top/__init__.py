@@ -6,21 +6,19 @@ drawings; sim.py: the simulated games behind a tower's difficulty; commands.py: 
 command.
 """
 
-from rnwprint.game import Game
-from rnwprint.games.roll_to_the_top.game import LAYOUT_VERSION, NAME, VARIANTS, cell_ids, custom_variant
-from rnwprint.games.roll_to_the_top.rules import audit
-from rnwprint.games.roll_to_the_top.sheet import build
+from rnwprint.game import Game, lazy
+from rnwprint.games.roll_to_the_top.game import LAYOUT_VERSION, NAME, VARIANTS
 
 GAME = Game(
     name=NAME,
     title="Roll to the Top",
     variants=VARIANTS,
     layout_version=LAYOUT_VERSION,
-    build=build,
-    cell_ids=cell_ids,
-    audit=audit,
+    build=lazy("rnwprint.games.roll_to_the_top.sheet:build"),
+    cell_ids=lazy("rnwprint.games.roll_to_the_top.game:cell_ids"),
+    audit=lazy("rnwprint.games.roll_to_the_top.rules:audit"),
     extra_keys=("tower", "descending"),
-    custom_variant=custom_variant,
+    custom_variant=lazy("rnwprint.games.roll_to_the_top.game:custom_variant"),
     commands="rnwprint.games.roll_to_the_top.commands",
     template_values="roll-to-the-top.template_values",
 )

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from rnwprint.core.errors import RnwError
 from rnwprint.data import data_path
-from rnwprint.games.roll_to_the_top import sim as tower_sim
 from rnwprint.games.roll_to_the_top.tower import OldCodeError, Tower, TowerError
 from rnwprint.games.roll_to_the_top.tower_code import decode, encode, normal_code
 from rnwprint.games.roll_to_the_top.tower_input import parse_ascii
@@ -34,7 +33,6 @@ LAYOUT_VERSION = 2  # 2: squares as large as the page allows (up to 25 mm), the 
 TEMPLATE = data_path("templates", "towers.toml")
 DESC = "-desc"
 CUSTOM = "t."
-LOW, HIGH = 1, tower_sim.HIGHEST
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rnwprint.core.entries import Entries
 from rnwprint.core.report import Report, Violation
-from rnwprint.games.roll_to_the_top.game import HIGH, LOW, NAME, parse_variant
+from rnwprint.games.roll_to_the_top.game import NAME, parse_variant
+from rnwprint.games.roll_to_the_top.sim import HIGH, LOW
 from rnwprint.games.roll_to_the_top.tower import Tower
 from rnwprint.locale import t
 

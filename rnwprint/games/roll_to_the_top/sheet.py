@@ -12,9 +12,7 @@ from rnwprint.games.roll_to_the_top.difficulty import _RATINGS, _rate_one, ratin
 from rnwprint.games.roll_to_the_top.game import (
     CUSTOM,
     DESC,
-    HIGH,
     LAYOUT_VERSION,
-    LOW,
     NAME,
     builtins,
     custom_variant_name,
@@ -220,7 +218,7 @@ def _tower(sheet: Sheet, tower: Tower, area: Box, side: float, lang: str) -> Non
         if tower.ground[i]:
             sheet.add(Circle(x + side / 2, y + side - 1.3, 0.55, Style(fill=INK, stroke=None)))
         corners = ((x, y), (x + side, y), (x + side, y + side), (x, y + side))
-        sheet.add_cell(Cell(cid, corners, "number", LOW, HIGH, _label(tower, i, lang)))
+        sheet.add_cell(Cell(cid, corners, "number", tower_sim.LOW, tower_sim.HIGH, _label(tower, i, lang)))
     sheet.add(Path((((x0 - GROUND_OVERHANG, ground_y + 0.4), (x0 + width + GROUND_OVERHANG, ground_y + 0.4)),),
                    GROUND, closed=False))
 

@@ -5,31 +5,28 @@ the dice and the game logs; replay.py: a game log replayed against a sheet; comm
 
 from __future__ import annotations
 
-from rnwprint.game import Game
-from rnwprint.games.rolling.replay import replay
-from rnwprint.games.rolling.rules import COUNTERS, audit_sheet, load_board
-from rnwprint.games.rolling.sheet import LAYOUT_VERSION, TITLE_KEY, build_for
+from rnwprint.game import Game, lazy
+from rnwprint.games.rolling.rules import COUNTERS
 from rnwprint.locale import t
 
+LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
 
-def _game(name: str, variant: str) -> Game:
-    def board():
-        return load_board(name)
 
+def _game(name: str, title_key: str, variant: str) -> Game:
     return Game(
         name=name,
-        title=t("en", TITLE_KEY[name]),
+        title=t("en", title_key),
         variants=(variant,),
         layout_version=LAYOUT_VERSION,
-        build=build_for(name),
-        cell_ids=lambda _variant: frozenset(board().region_of),
-        audit=lambda entries, lang: audit_sheet(entries, board(), lang),
-        replay=lambda entries, log, lang: replay(entries, board(), log, lang),
+        build=lazy("rnwprint.games.rolling.sheet:build", name),
+        cell_ids=lazy("rnwprint.games.rolling.rules:cell_ids", name),
+        audit=lazy("rnwprint.games.rolling.rules:audit", name),
+        replay=lazy("rnwprint.games.rolling.replay:replay_game", name),
         counters=COUNTERS,
         allows_guarded=True,
         commands="rnwprint.games.rolling.commands",
     )
 
 
-AMERICA = _game("rolling-america", "us")
-ESPANA = _game("rolling-espana", "es")
+AMERICA = _game("rolling-america", "rolling.title_rolling-america", "us")
+ESPANA = _game("rolling-espana", "rolling.title_rolling-espana", "es")

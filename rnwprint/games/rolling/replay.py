@@ -9,7 +9,7 @@ from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.core.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
 from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
-                                          WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show)
+                                          WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show, load_board)
 from rnwprint.locale import t
 
 
@@ -171,6 +171,11 @@ def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
 def _same(a: object, b: object) -> bool:
     blank = (None, CROSSED)
     return a == b or (a in blank and b in blank)
+
+
+def replay_game(game_name: str, entries: Entries, log_path: str | pathlib.Path, lang: str) -> Report:
+    """The game's audit against a game log (Game.replay)."""
+    return replay(entries, load_board(game_name), log_path, lang)
 
 
 def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: str) -> Report:

@@ -282,6 +282,16 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
     return _Audit(violations, xs, blanks, details)
 
 
+def audit(game_name: str, entries: Entries, lang: str) -> Report:
+    """The game's audit of a typed-in sheet (Game.audit)."""
+    return audit_sheet(entries, load_board(game_name), lang)
+
+
+def cell_ids(game_name: str, variant: str) -> frozenset[str]:
+    """The regions a typed-in sheet may name (Game.cell_ids: no map need be fitted)."""
+    return frozenset(load_board(game_name).region_of)
+
+
 def audit_sheet(entries: Entries, board: Board, lang: str) -> Report:
     """Check a finished typed-in sheet; score = Xs + blanks + one per violation (fewest wins)."""
     a = _audit(entries, board, lang)

@@ -12,12 +12,11 @@ from dataclasses import dataclass
 
 from rnwprint.data import data_path
 from rnwprint.fonts import PT, wrap
-from rnwprint.games.rolling import rules as rolling_rules
+from rnwprint.games.rolling import LAYOUT_VERSION, rules as rolling_rules
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
-LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
 FIT_VERSION = 1  # count up to re-bake the layouts when something the key cannot see changes
 WRITE_BOX = 7.0  # mm: room for one handwritten digit, its id small in a corner
 PANEL_W = 52.0  # mm: tracks and rules to the right of the map
@@ -49,13 +48,6 @@ POWERS = ("colour_change", "guard", "dupe")
 POWER_LABEL = {"colour_change": "rolling.colour_change", "guard": "rolling.guard", "dupe": "rolling.dupe"}
 TITLE_KEY = {"rolling-america": "rolling.title_rolling-america", "rolling-espana": "rolling.title_rolling-espana"}
 CREDIT_KEY = {"rolling-america": "rolling.credit_rolling-america", "rolling-espana": "rolling.credit_rolling-espana"}
-
-
-def build_for(game_name: str):
-    def build(variant: str, lang: str, page: str) -> Sheet:
-        return _build(game_name, variant, lang, page)
-
-    return build
 
 
 @dataclass(frozen=True)
@@ -141,7 +133,7 @@ def _baked(game_name: str, page: str) -> dict | None:
 def layout_key(game_name: str, page: str) -> str:
     """A digest of what a fitted layout is made from: the page's numbers, the sheet's
     constants, the board, the map geometry and its loader, the code that places the write
-    boxes and the code of layout() (and what follows it up to _build) in this file."""
+    boxes and the code of layout() (and what follows it up to build) in this file."""
     content = content_box(page, landscape=True, side_footer=FOOTER_W)
     numbers = [game_name, page, FIT_VERSION, content.x, content.y, content.w, content.h, MARGIN, MARKER_MODULE,
                SIDE_FOOTER_H, PANEL_W, FOOTER_W, LEGEND_W, LEGEND_H, sorted(LEGEND_SIDE.items()), WRITE_BOX]
@@ -154,7 +146,7 @@ def layout_key(game_name: str, page: str) -> str:
     digest.update((package / "layout" / "write_boxes.py").read_bytes())
     digest.update((package / "geo" / "maps.py").read_bytes())
     source = pathlib.Path(__file__).read_text(encoding="utf-8")  # the fitting's own code, below
-    digest.update(source[source.index("\ndef layout("):source.index("\ndef _build(")].encode())
+    digest.update(source[source.index("\ndef layout("):source.index("\ndef build(")].encode())
     return digest.hexdigest()
 
 
@@ -227,7 +219,7 @@ def _rounded_rings(geom) -> list:
     return rings
 
 
-def _build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
+def build(game_name: str, variant: str, lang: str, page: str) -> Sheet:
     identity = Identity(game_name, variant, lang, page, LAYOUT_VERSION)
     sheet, content = new_sheet(identity, t(lang, TITLE_KEY[game_name]), landscape=True,
                                credit=t(lang, CREDIT_KEY[game_name]), side_footer=FOOTER_W)

@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
-from rnwprint.game import Game
-from rnwprint.games.twenty_one.rules import audit
-from rnwprint.games.twenty_one.sheet import LAYOUT_VERSION, NAME, VARIANTS, build
+from rnwprint.game import Game, lazy
+
+NAME = "twenty-one"
+VARIANTS = ("A", "B", "C", "D", "E", "F")
+LAYOUT_VERSION = 2  # 2: the rules summary says the second roll and the end: the rows moved down
 
 GAME = Game(
     name=NAME,
     title="Twenty One",
     variants=VARIANTS,
     layout_version=LAYOUT_VERSION,
-    build=build,
-    audit=audit,
+    build=lazy("rnwprint.games.twenty_one.sheet:build"),
+    audit=lazy("rnwprint.games.twenty_one.rules:audit"),
 )

@@ -12,10 +12,8 @@ from rnwprint.fonts import PT, wrap
 from rnwprint.layout.page import Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Identity, Path, Rect, Sheet, Style, Text
+from rnwprint.games.twenty_one import LAYOUT_VERSION, NAME, VARIANTS
 
-NAME = "twenty-one"
-VARIANTS = ("A", "B", "C", "D", "E", "F")
-LAYOUT_VERSION = 2  # 2: the rules summary says the second roll and the end: the rows moved down
 ROWS, FIELDS = 5, 6
 DIE = {  # colour -> (face fill, ink on the face, the locale key of its name)
     "white": ("#ffffff", "#000000", "twenty-one.white"),

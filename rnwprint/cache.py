@@ -1,6 +1,7 @@
-"""What the photo reader rebuilds for each sheet it sees (the Sheet the QR code names, the
-drawing of its print), kept on disk so that the next process need not rebuild it: a map
-sheet's layout, its fonts and QR code are otherwise built again by every `rnwprint read`.
+"""What the printer and the photo reader build for each sheet (the Sheet an identity names, the
+drawing of its print), kept on disk so that the next process need not build it again: a map
+sheet's layout, its fonts and QR code are otherwise built again by every `rnwprint sheet` and
+every `rnwprint read`.
 
 An entry's key is its name (an identity) and a fingerprint of rnwprint's own files, code and
 data alike (each one's path, size and modification time): any change to them, a new version
@@ -91,6 +92,23 @@ def cached(kind: str, name: str, make, dumps, loads):
         if path is not None:
             _store(path, dumps(value))
     return value
+
+
+def stored_sheet(identity):
+    """The Sheet an earlier process built for `identity` with this same code and data, or None."""
+    import pickle
+
+    sheet = load("sheet", identity.encode(), pickle.loads)
+    return sheet if sheet is not None and sheet.identity == identity else None
+
+
+def keep_sheet(sheet) -> None:
+    """Keep a Sheet its game built, under the identity it carries (what its QR code names)."""
+    import pickle
+
+    path = _path("sheet", sheet.identity.encode())
+    if path is not None:
+        _store(path, pickle.dumps(sheet))
 
 
 def _store(path: pathlib.Path, data: bytes) -> None:

@@ -1,0 +1,38 @@
+"""Catan's variants: ``map`` (the classic island's default layout), ``map-SEED`` (its terrains
+shuffled by SEED; the places and their ids stay) and ``notes`` (the notes sheet, two games a
+page), and the sheet each one builds."""
+
+from __future__ import annotations
+
+import re
+
+from rnwprint.core.sheet import Identity, Sheet
+from rnwprint.games.catan import LAYOUT_VERSION, NAME, geometry, sheets
+
+_SEEDED = re.compile(r"^map-(\d{1,9})$", re.IGNORECASE)
+
+
+def seed_of(variant: str) -> int | None:
+    """The shuffle's seed of a map variant (None: the default layout)."""
+    m = _SEEDED.match(variant)
+    return int(m.group(1)) if m else None
+
+
+def custom_variant(variant: str | None, extra: dict) -> str | None:
+    """Game hook: ``map-SEED`` (any case, leading zeros dropped) names a shuffled map."""
+    if not isinstance(variant, str):
+        return None
+    seed = seed_of(variant)
+    return None if seed is None else f"map-{seed}"
+
+
+def seeded(variant: str, seed: int) -> str:
+    """Game hook for `sheet --seed`: the map shuffled by `seed`; the notes sheet has no layout."""
+    return variant if variant == "notes" else f"map-{seed}"
+
+
+def build(variant: str, lang: str, page: str) -> Sheet:
+    identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
+    if variant == "notes":
+        return sheets.build_notes(identity)
+    return sheets.build_map(identity, geometry.layout(seed_of(variant)))
