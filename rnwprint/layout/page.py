@@ -38,8 +38,10 @@ def page_size(page: str, landscape: bool) -> tuple[float, float]:
     return (h, w) if landscape else (w, h)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_rows(payload: str) -> tuple[str, ...]:
-    """The identity QR code's modules: version 3 (29 modules) for every payload it holds,
+    """The identity QR code's modules (made once per payload in a process: choosing the mask
+    is most of the time a sheet takes to build): version 3 (29 modules) for every payload it holds,
     else the smallest version that holds it at error level M, up to MAX_QR_VERSION.
 
     The module stays QR_MODULE wide whatever the version (the reader needs about 2 px per
