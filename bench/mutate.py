@@ -142,7 +142,7 @@ def by_function(source: str, lines: list[int], survived: list[int]) -> dict[str,
 
 
 def _copy_project(dest: pathlib.Path) -> None:
-    for name in ("rnwprint", "tests", "pyproject.toml", "README.md", ".ci"):
+    for name in ("rnwprint", "templates", "assets", "tests", "tools", "bench", "pyproject.toml", "README.md", ".ci"):
         src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))

@@ -123,3 +123,18 @@ def test_png_has_requested_resolution():
     (png,) = render([g.build("A", "en", "a4")], "png")
     image = Image.open(io.BytesIO(png))
     assert image.size == (1240, 1754)  # A4 at 150 dpi
+
+
+def test_pdf_paths_are_written_ring_by_ring_closed_or_open():
+    # every map region and border goes through this: rings in order, each closed ("h") when
+    # the path is, filled even-odd ("f*") or only stroked ("S")
+    from rnwprint.core.sheet import Path, Sheet, Style
+    from rnwprint.render.pdf import render_pdf
+
+    sheet = Sheet(Identity("twenty-one", "A", "en", "a4", 2), 210.0, 297.0, "paths")
+    sheet.add(Path((((10, 20), (30, 20), (30, 40)), ((50, 50), (60, 50.5), (60, 60))),
+                   style=Style(fill="#ff0000", stroke=None)))
+    sheet.add(Path((((1, 2), (3, 4.25), (7.125, 9)),), style=Style(fill=None, stroke="#000000", width=0.5), closed=False))
+    content = pypdf.PdfReader(io.BytesIO(render_pdf([sheet]))).pages[0].get_contents().get_data().decode()
+    assert "n 10 20 m 30 20 l 30 40 l h 50 50 m 60 50.5 l 60 60 l h\nf*" in content
+    assert "n 1 2 m 3 4.25 l 7.125 9 l\nS" in content
