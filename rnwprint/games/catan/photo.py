@@ -4,9 +4,13 @@
 The page is found as for every sheet (markers, QR code, homography); here the map's part of
 it is warped top-down in colour. Light and its tint are taken out by dividing by the paper's
 own white, found around each place (the places are white circles and bars, never more than
-a few mm apart); the print (outlines, ids) is left out by drawing the Sheet itself. A pencil
-grain absorbs some colours more than others: its direction in (1 - B, 1 - G, 1 - R) names
-the pencil, its share of the place says dot or fill.
+a few mm apart), and by the print itself (outlines, ids, the terrains' colours) drawn from
+the Sheet and blurred as much as the photo's own px/mm blurs it. A pencil absorbs a share of
+each colour (1 - B, 1 - G, 1 - R) in proportion to how much of the paper it covers, so a
+place's mean absorption, less its grey, points at its pencil and its length says how much
+pencil lies there, however blurred: a corner's middle says blank or dot, its rim (where a
+dot never reaches) dot or fill. Each pixel's own colour votes too: a second colour with a
+fair share of the votes, or a mean colour between pencils, is two pieces on one place.
 """
 
 from __future__ import annotations
@@ -19,18 +23,24 @@ import numpy as np
 from rnwprint.core.sheet import Sheet
 
 PX_PER_MM = 6.0
-INK = 0.16  # a pixel is pencil when it absorbs at least this much of some colour
+BLUR = 0.6  # the photo's blur, in its own pixels (sampling, lens, the warp)
+CHROMA_BLUR = 2.0  # colour is blurred this much more (a JPEG keeps it at half resolution)
+VOTE_INK = 0.08  # a pixel votes for its pencil's colour when its chroma is at least this
+INNER_MM = 2.2  # a dot lies within this of a corner's centre; a fill reaches past it
+CORE_MM = 1.5
 SHRINK_MM = 0.5  # the place's outline is print: read inside it
 WHITE_MM = 9.0  # read this far around the places
 LIGHT_MM = 2.5  # how smooth the light is taken to be (a shadow's edge is about this soft)
-BLANK = 0.03  # share of a place in pencil below which it is blank
-UNSURE_BLANK = (0.02, 0.07)
-COARSE = 3.5  # px/mm: a photo seeing the page coarser than this blurs a dot to a smudge ...
-UNSURE_COARSE = (0.005, 0.6)  # ... so a corner with this share in pencil may be blank, a dot or a fill
-FILLED = {"corner": 0.36, "road": 0.2, "hall": 0.2}  # a corner above this is a city
-UNSURE_CITY = (0.26, 0.46)
-GREY = 0.3  # a pixel whose colour is less than this share of its darkness is grey
+BLANK = {"corner": 0.05, "road": 0.06, "hall": 0.06}  # pencil (as a share of a firm stroke's) below which a place is blank
+UNSURE_BLANK = {"corner": (0.03, 0.08), "road": (0.04, 0.09), "hall": (0.04, 0.09)}
+COARSE = 3.5  # px/mm: a photo seeing the page coarser than this has noisier colour
+FILLED = {"road": 0.1, "hall": 0.1}
+FILLED_RIM = 0.08  # a corner whose rim holds this much pencil is a city
+UNSURE_RIM = (0.05, 0.11)
 MIXED = 0.25  # a second colour with this share of the pencil: two pieces on one place
+MIXED_COARSE = 0.35  # (a coarse photo's colour is noisier)
+UNSURE_MIXED = 0.15
+FIT = 0.98  # a place's colour this close (cosine) to a pencil's is that pencil's alone
 
 
 @dataclass(frozen=True)
@@ -40,15 +50,20 @@ class PlaceRead:
     confidence: float
     unsure: bool = False
     why: str = ""
-    coverage: float = 0.0
+    coverage: float = 0.0  # how much pencil: the place's mean absorption over a firm stroke's
 
 
 def _pencils() -> tuple[list[str], np.ndarray]:
+    """The pencils' names and the direction of their chroma (BGR absorption less its grey)."""
+    names, chroma = _chroma()
+    return names, chroma / np.linalg.norm(chroma, axis=1, keepdims=True)
+
+
+def _chroma() -> tuple[list[str], np.ndarray]:
     from rnwprint.games.catan.pencils import PENCILS
     names = list(PENCILS)
     ref = np.array([[1 - c / 255 for c in reversed(PENCILS[n])] for n in names], np.float32)  # BGR absorption
-    ref = ref - ref.min(axis=1, keepdims=True)  # as pencil pixels are compared: by their chroma
-    return names, ref / np.linalg.norm(ref, axis=1, keepdims=True)
+    return names, ref - ref.min(axis=1, keepdims=True)  # as pencil pixels are compared: by their chroma
 
 
 @dataclass(frozen=True)
@@ -61,6 +76,9 @@ class _Layout:
     small: tuple[int, int]  # the region's size at 1 px/mm, where the light is measured
     printed: np.ndarray  # the region as printed, at 1 px/mm (BGR float)
     calib: np.ndarray  # at 1 px/mm, 1 where the print alone shows the light (no pencil can be there)
+    print_full: np.ndarray  # the region as printed, at PX_PER_MM (BGR uint8)
+    radius: np.ndarray  # for each pixel of `every`, mm from its place's centre
+    expected: dict  # blur (mm) -> the print at `every` as a photo that blurry shows it (BGR, 0-1)
 
 
 _LAYOUTS: dict[str, _Layout] = {}
@@ -92,6 +110,7 @@ def _measure(sheet: Sheet) -> _Layout:
     printed = cv2.dilate((grey < 230).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     near = np.zeros((h, w), np.uint8)  # where a pencil may have been: the places and a margin
     pixels = {}
+    radius = {}
     for cid, cell in sheet.cells.items():
         ring = np.asarray(cell.polygon)
         for shape, target, value in ((Polygon(ring).buffer(-SHRINK_MM), None, 1), (Polygon(ring).buffer(1.0), near, 1)):
@@ -103,6 +122,8 @@ def _measure(sheet: Sheet) -> _Layout:
                 mask[printed[by:by + bh, bx:bx + bw]] = 0
                 yy, xx = np.nonzero(mask)
                 pixels[cid] = (yy + by) * w + (xx + bx)
+                cx, cy = Polygon(ring).centroid.coords[0]
+                radius[cid] = np.hypot((xx + bx + 0.5) / r + x0 - cx, (yy + by + 0.5) / r + y0 - cy).astype(np.float32)
             else:
                 cv2.fillPoly(target, [pts], value)
     # the print's light fills (sea, terrains, paper) are where the light is measured
@@ -114,7 +135,22 @@ def _measure(sheet: Sheet) -> _Layout:
     every = np.concatenate(list(pixels.values()))
     labels = np.repeat(np.arange(len(pixels)), [len(v) for v in pixels.values()])
     return _Layout((x0, y0, x0 + w / r, y0 + h / r), pixels, {cid: c.kind for cid, c in sheet.cells.items()},
-                   every, labels, small, np.maximum(printed_small, 1), calib_small)
+                   every, labels, small, np.maximum(printed_small, 1), calib_small, colour.astype(np.uint8),
+                   np.concatenate([radius[cid] for cid in pixels]), {})
+
+
+def _expected(layout: _Layout, blur_mm: float) -> np.ndarray:
+    """The print at the places' pixels as a photo `blur_mm` blurry shows it: outlines and ids
+    spread into the places, and colour (which a JPEG keeps at half the resolution) twice as far."""
+    key = round(blur_mm * 20) / 20
+    if key not in layout.expected:
+        ycc = cv2.cvtColor(layout.print_full, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        s = max(key * PX_PER_MM, 0.3)
+        ycc[:, :, 0] = cv2.GaussianBlur(ycc[:, :, 0], (0, 0), s)
+        ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), s * CHROMA_BLUR)
+        bgr = cv2.cvtColor(np.clip(ycc, 0, 255).astype(np.uint8), cv2.COLOR_YCrCb2BGR)
+        layout.expected[key] = np.maximum(bgr.reshape(-1, 3)[layout.every].astype(np.float32) / 255, 0.2)
+    return layout.expected[key]
 
 
 def _warp(image: np.ndarray, homography: np.ndarray, region, r: float) -> np.ndarray:
@@ -129,6 +165,17 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     """Every place of a map Sheet read from a colour (BGR) photo whose page -> photo
     homography is known."""
     layout = _layout(sheet)
+    f = _features(image, homography, layout)
+    names, ref = _pencils()
+    coarse = f["px_per_mm"] < COARSE
+    return {cid: _decide(cid, layout.kinds[cid], f["votes"][i], f["mean"][i], f["core"][i], f["ring"][i],
+                         names, ref, coarse)
+            for i, cid in enumerate(layout.pixels)}
+
+
+def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dict:
+    """For each place: the mean absorption (BGR) of its pixels, of its middle and of its rim
+    (corners), and its pencil grains' votes for each pencil weighted by their strength."""
     top = _warp(image, homography, layout.region, PX_PER_MM)
     # the light on each bit of paper (its colour too: a lamp's tint): what the photo shows of
     # the print over what was printed, spread from where it is seen to the places around
@@ -138,22 +185,28 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)
     light = cv2.GaussianBlur(small / layout.printed * layout.calib[:, :, None], (0, 0), LIGHT_MM)
     light = cv2.resize(light / np.maximum(seen, 1e-3)[:, :, None], (w, h), interpolation=cv2.INTER_LINEAR)
-    a = 1 - top.reshape(-1, 3)[layout.every] / np.maximum(light.reshape(-1, 3)[layout.every] * 255, 1)
+    px_per_mm = _px_per_mm(homography, layout.region)
+    # a pencil absorbs a share of each colour of what lies under it: the paper's light times the
+    # print, as blurry as the photo sees it
+    under = light.reshape(-1, 3)[layout.every] * 255 * _expected(layout, BLUR / px_per_mm)
+    a = 1 - top.reshape(-1, 3)[layout.every] / np.maximum(under, 1)
     names, ref = _pencils()
-    n = len(names)
-    ids = list(layout.pixels)
-    strength = a.max(axis=1)
+    n, places = len(names), len(layout.pixels)
     chroma = a - a.min(axis=1, keepdims=True)  # what is left of a colour once its grey is taken out
-    # a pencil grain: dark enough, and not grey (print, graphite, a shadow's edge)
-    grain = (strength > INK) & (chroma.max(axis=1) >= GREY * strength)
-    direction = chroma / np.maximum(np.linalg.norm(chroma, axis=1, keepdims=True), 1e-6)
-    nearest = np.argmax(direction @ ref.T, axis=1)
-    size = np.bincount(layout.labels, minlength=len(ids))
-    votes = np.bincount(layout.labels * n + nearest, weights=grain, minlength=len(ids) * n).reshape(-1, n)
-    mean = np.stack([np.bincount(layout.labels, weights=chroma[:, k] * grain, minlength=len(ids)) for k in range(3)], 1)
-    coarse = _px_per_mm(homography, layout.region) < COARSE
-    return {cid: _decide(cid, layout.kinds[cid], votes[i], mean[i], int(size[i]), names, ref, coarse)
-            for i, cid in enumerate(ids)}
+    strength = chroma.max(axis=1)
+    weight = strength * (strength > VOTE_INK)
+    nearest = np.argmax(chroma @ ref.T, axis=1)
+    votes = np.bincount(layout.labels * n + nearest, weights=weight, minlength=places * n).reshape(-1, n)
+
+    def mean(where):
+        count = np.maximum(np.bincount(layout.labels, weights=where, minlength=places), 1)
+        return np.stack([np.bincount(layout.labels, weights=a[:, k] * where, minlength=places) for k in range(3)], 1) / count[:, None]
+
+    inner = (layout.radius < INNER_MM).astype(np.float32)
+    core = (layout.radius < CORE_MM).astype(np.float32)
+    return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "inner": mean(inner), "ring": mean(1 - inner),
+            "core": mean(core),
+            "px_per_mm": px_per_mm}
 
 
 def _px_per_mm(homography: np.ndarray, region) -> float:
@@ -165,32 +218,46 @@ def _px_per_mm(homography: np.ndarray, region) -> float:
     return float(np.sqrt(abs(ux * vy - uy * vx)))
 
 
-def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, size: int, names: list[str],
-            ref: np.ndarray, coarse: bool = False) -> PlaceRead:
-    """A place from its pencil grains: their number for each colour, their summed chroma."""
-    total = float(votes.sum())
-    coverage = total / max(size, 1)
-    if coverage < BLANK:
-        unsure = coverage > (UNSURE_COARSE[0] if coarse and kind == "corner" else UNSURE_BLANK[0])
-        return PlaceRead(cid, None, 1 - coverage / BLANK if unsure else 1.0, unsure,
-                         "faint marks" if unsure else "", coverage)
-    votes = votes / total
-    main = int(np.argmax(ref @ (mean / np.linalg.norm(mean))))  # the place's colour on average
-    order = [main] + [i for i in np.argsort(-votes) if i != main]
-    colours = [names[order[0]]] + ([names[order[1]]] if votes[order[1]] >= MIXED else [])
+def _amount(mean: np.ndarray, ref: np.ndarray, k: int) -> float:
+    """How much of pencil k a mean absorption holds: its chroma along the pencil's, over the
+    chroma of a firm stroke (1: the place wholly covered by a firm stroke)."""
+    chroma = mean - mean.min()
+    return float(chroma @ ref[k]) / float(np.linalg.norm(_chroma()[1][k]))
+
+
+def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.ndarray, ring: np.ndarray,
+            names: list[str], ref: np.ndarray, coarse: bool = False) -> PlaceRead:
+    # a dot is in a corner's middle: its colour and amount are read there
+    middle = core if kind == "corner" else mean
+    chroma = middle - middle.min()
+    main = int(np.argmax(ref @ chroma))
+    amount = _amount(middle, ref, main)
+    fit = float(ref[main] @ chroma) / max(float(np.linalg.norm(chroma)), 1e-9)
+    blank, unsure_blank = BLANK[kind], UNSURE_BLANK[kind]
+    if amount < blank:
+        unsure = amount > unsure_blank[0]
+        return PlaceRead(cid, None, 1 - amount / blank if unsure else 1.0, unsure,
+                         "faint marks" if unsure else "", amount)
+    total = max(float(votes.sum()), 1e-9)
+    share = votes / total
+    second = max((i for i in range(len(names)) if i != main), key=lambda i: share[i])
+    colours = [names[main]] + ([names[second]] if share[second] >= (MIXED_COARSE if coarse else MIXED) else [])
+    why = []
     if kind == "corner":
-        city = coverage > FILLED["corner"]
+        rim = _amount(ring, ref, main)
+        city = rim > FILLED_RIM
         words = tuple(f"{c} {'city' if city else 'village'}" for c in colours)
-        unsure_piece = (UNSURE_COARSE if coarse else UNSURE_CITY)[0] < coverage < (UNSURE_COARSE if coarse else UNSURE_CITY)[1]
+        unsure_piece = UNSURE_RIM[0] < rim < UNSURE_RIM[1]
     else:
         words = tuple(colours)
-        unsure_piece = coverage < FILLED[kind]  # a dot where a fill belongs
-    why = []
-    if coverage < UNSURE_BLANK[1]:
+        unsure_piece = amount < FILLED[kind]  # a dot where a fill belongs
+    if amount < unsure_blank[1]:
         why.append("faint marks")
     if unsure_piece:
         why.append("dot or fill?")
-    if len(colours) > 1 or votes[order[0]] < 0.75:
-        why.append(f"colour: {names[order[0]]} {votes[order[0]]:.0%}, {names[order[1]]} {votes[order[1]]:.0%}")
-    confidence = float(votes[order[0]]) * (0.5 if unsure_piece else 1.0)
-    return PlaceRead(cid, words, confidence, bool(why), "; ".join(why), coverage)
+    if len(colours) > 1 or share[second] > UNSURE_MIXED:
+        why.append(f"colour: {names[main]} {share[main]:.0%}, {names[second]} {share[second]:.0%}")
+    elif fit < FIT:  # two pencils over each other mix into a colour neither has
+        why.append(f"colour: between pencils ({names[main]} fits {fit:.0%})")
+    confidence = float(share[main]) * (0.5 if unsure_piece else 1.0)
+    return PlaceRead(cid, words, confidence, bool(why), "; ".join(why), amount)

@@ -78,37 +78,66 @@ def test_a_pencil_fill_covers_more_than_a_dot_and_keeps_its_hue():
         assert np.argmax(absorbed) == np.argmax(want) and np.argmin(absorbed) == np.argmin(want)
 
 
-def _votes(**share):
-    names, _ = catan_photo._pencils()
-    return np.array([share.get(n, 0.0) for n in names])
+# a firm stroke's absorption of blue, green, red light (BGR), from the pencils' RGB
+FIRM = {name: 1 - np.array(rgb[::-1]) / 255 for name, rgb in PENCILS.items()}
 
 
-@pytest.mark.parametrize("kind,coverage,colours,value,unsure", [
-    ("corner", 0.01, {"red": 1}, None, False),  # a speck: blank
-    ("corner", 0.15, {"red": 1}, ("red village",), False),  # a dot
-    ("corner", 0.70, {"red": 1}, ("red city",), False),  # a fill
-    ("corner", 0.38, {"red": 1}, ("red city",), True),  # dot or fill? flagged
-    ("road", 0.60, {"blue": 0.6, "green": 0.4}, ("blue", "green"), True),  # two colours: two pieces
-    ("road", 0.10, {"green": 1}, ("green",), True),  # a dot where a fill belongs
-    ("hall", 0.50, {"orange": 0.9, "red": 0.1}, ("orange",), False),
+def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None):
+    """_decide on a place holding `amount` of a firm stroke (the mean's chroma over the
+    stroke's), `rim` of it in a corner's rim, its pixels' votes shared as `shares`."""
+    names, ref = catan_photo._pencils()
+    shares = shares or {"red": 1.0}
+    colour = max(shares, key=shares.get)
+    mean = FIRM[colour] * amount + 0.05 if mean is None else mean  # + 0.05: a grey (a shadow) is no pencil
+    ring = FIRM[colour] * (amount if rim is None else rim)
+    votes = np.array([shares.get(n, 0.0) for n in names]) * 100
+    return catan_photo._decide("X", kind, votes, mean, mean, ring, names, ref, coarse)
+
+
+@pytest.mark.parametrize("kind,amount,rim,value,unsure", [
+    ("corner", 0.02, 0.0, None, False),  # a speck: blank
+    ("corner", 0.04, 0.0, None, True),  # a speck or the faintest dot? blank, flagged
+    ("corner", 0.055, 0.0, ("red village",), True),  # a faint dot: a village, flagged
+    ("corner", 0.09, 0.0, ("red village",), False),  # a dot: nothing on the rim
+    ("corner", 0.30, 0.04, ("red village",), False),  # a dark dot spilling a little
+    ("corner", 0.30, 0.07, ("red village",), True),  # dot or fill? flagged
+    ("corner", 0.30, 0.09, ("red city",), True),
+    ("corner", 0.30, 0.12, ("red city",), False),  # a hatched fill reaches the rim
+    ("corner", 0.12, 0.12, ("red city",), False),  # a light, partial hatch: still a fill
+    ("road", 0.03, None, None, False),
+    ("road", 0.05, None, None, True),
+    ("road", 0.07, None, ("red",), True),  # faint marks
+    ("road", 0.095, None, ("red",), True),  # too little for a fill
+    ("road", 0.12, None, ("red",), False),
+    ("hall", 0.05, None, None, True),
+    ("hall", 0.30, None, ("red",), False),
 ])
-def test_decisions(kind, coverage, colours, value, unsure):
-    names, ref = catan_photo._pencils()
-    size = 1000
-    votes = _votes(**colours) * coverage * size
-    mean = sum(ref[names.index(c)] * v for c, v in colours.items())
-    read = catan_photo._decide("X", kind, votes, mean, size, names, ref)
-    assert read.value == value and read.unsure == unsure
+def test_blank_dot_or_fill(kind, amount, rim, value, unsure):
+    read = _place(kind, amount, rim)
+    assert (read.value, read.unsure) == (value, unsure)
 
 
-def test_a_coarse_photo_flags_what_a_sharp_one_decides():
-    names, ref = catan_photo._pencils()
-    mean = ref[names.index("red")]
-    for coverage, sharp in ((0.5, ("red city",)), (0.02, None)):
-        votes = _votes(red=1) * coverage * 1000
-        decided = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=False)
-        flagged = catan_photo._decide("V01", "corner", votes, mean, 1000, names, ref, coarse=True)
-        assert decided.value == sharp and not decided.unsure and flagged.unsure
+@pytest.mark.parametrize("shares,coarse,value,unsure", [
+    ({"blue": 0.9, "green": 0.1}, False, ("blue",), False),
+    ({"blue": 0.8, "green": 0.2}, False, ("blue",), True),  # a second colour's trace: flagged
+    ({"blue": 0.7, "green": 0.3}, False, ("blue", "green"), True),  # two pieces on one place
+    ({"blue": 0.7, "green": 0.3}, True, ("blue",), True),  # a coarse photo's colour is noisier
+    ({"blue": 0.6, "green": 0.4}, True, ("blue", "green"), True),
+])
+def test_two_colours(shares, coarse, value, unsure):
+    read = _place("road", 0.4, shares=shares, coarse=coarse)
+    assert (read.value, read.unsure) == (value, unsure)
+
+
+@pytest.mark.parametrize("cosine,unsure", [(0.99, False), (0.985, False), (0.975, True), (0.95, True)])
+def test_a_colour_between_pencils_is_flagged(cosine, unsure):
+    # red's chroma turned away from it (towards green-absorbing, away from orange)
+    u = FIRM["red"] - FIRM["red"].min()
+    u /= np.linalg.norm(u)
+    v = np.array([-u[1], u[0], 0.0])
+    mean = 0.3 * (cosine * u + np.sqrt(1 - cosine ** 2) * v) + 0.2
+    read = _place("road", 0.0, mean=mean)
+    assert read.value == ("red",) and read.unsure == unsure
 
 
 def test_how_finely_the_photo_sees_the_page():
