@@ -28,6 +28,7 @@ CHROMA_BLUR = 2.0  # colour is blurred this much more (a JPEG keeps it at half r
 VOTE_INK = 0.08  # a pixel votes for its pencil's colour when its chroma is at least this
 INNER_MM = 2.2  # a dot lies within this of a corner's centre; a fill reaches past it
 CORE_MM = 1.5
+PAPER = 0.08  # a pixel absorbing less than this of every colour is paper
 SHRINK_MM = 0.5  # the place's outline is print: read inside it
 WHITE_MM = 9.0  # read this far around the places
 LIGHT_MM = 2.5  # how smooth the light is taken to be (a shadow's edge is about this soft)
@@ -189,12 +190,18 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     # a pencil absorbs a share of each colour of what lies under it: the paper's light times the
     # print, as blurry as the photo sees it
     under = light.reshape(-1, 3)[layout.every] * 255 * _expected(layout, BLUR / px_per_mm)
+    np.minimum(under, 255, out=under)  # paper lit brighter than the photo holds shows as 255 (a warm lamp: its red alone)
     a = 1 - top.reshape(-1, 3)[layout.every] / np.maximum(under, 1)
+    paper = np.abs(a).max(axis=1) < PAPER
+    if paper.sum() > 100:  # the paper inside the places tells a tint the print round them does not
+        a -= np.median(a[paper], axis=0)
     names, ref = _pencils()
     n, places = len(names), len(layout.pixels)
     chroma = a - a.min(axis=1, keepdims=True)  # what is left of a colour once its grey is taken out
     strength = chroma.max(axis=1)
-    weight = strength * (strength > VOTE_INK)
+    corner = np.array([layout.kinds[cid] == "corner" for cid in layout.pixels])[layout.labels]
+    # a dot lies in a corner's middle: only there do its pixels vote (the rim's are paper, or a fill's)
+    weight = strength * (strength > VOTE_INK) * (~corner | (layout.radius < CORE_MM))
     nearest = np.argmax(chroma @ ref.T, axis=1)
     votes = np.bincount(layout.labels * n + nearest, weights=weight, minlength=places * n).reshape(-1, n)
 

@@ -143,3 +143,46 @@ def test_a_colour_between_pencils_is_flagged(cosine, unsure):
 def test_how_finely_the_photo_sees_the_page():
     homography = np.array([[4.0, 0, 10], [0, 4.0, 20], [0, 0, 1]])
     assert catan_photo._px_per_mm(homography, (0, 0, 100, 100)) == pytest.approx(4.0)
+
+
+def _top_down_photo(sheet, marks, px_per_mm, lamp=(1.0, 1.0, 1.0), fade=None, half=()):
+    """A straight-down BGR photo of `sheet` with pencil `marks` at `px_per_mm`, lit by `lamp`
+    (BGR gains); `fade`: cell -> how much of its pencil is left; `half`: cells whose pencil
+    stops at the middle (a partial fill). Returns (image, page mm -> image px homography)."""
+    import cv2
+
+    from rnwprint.render.png import render_image
+
+    s = 12.0  # drawn sharp, then seen at px_per_mm
+    page = np.asarray(render_image(sheet, s * 25.4).convert("RGB")).astype(np.float32)
+    pencil = np.full(page.shape, 255, np.uint8)
+    fill_pencil(pencil, sheet, marks, np.random.default_rng(7))
+    factor = pencil.astype(np.float32) / 255
+    for cid, left in (fade or {}).items():
+        x0, y0, x1, y1 = (int(v * s) for v in sheet.cells[cid].bounds)
+        factor[y0 - 12:y1 + 12, x0 - 12:x1 + 12] = 1 - left * (1 - factor[y0 - 12:y1 + 12, x0 - 12:x1 + 12])
+    for cid in half:
+        x0, y0, x1, y1 = (int(v * s) for v in sheet.cells[cid].bounds)
+        factor[y0 - 12:y1 + 12, (x0 + x1) // 2:x1 + 12] = 1
+    bgr = (page * factor)[:, :, ::-1] * np.array(lamp, np.float32)
+    k = px_per_mm / s
+    small = cv2.resize(bgr, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    image = np.clip(cv2.GaussianBlur(small, (0, 0), 0.6), 0, 255).astype(np.uint8)
+    return image, np.array([[px_per_mm, 0, -0.5], [0, px_per_mm, -0.5], [0, 0, 1]])
+
+
+CRAFTED = {"V20": Pencil("green", False), "V30": Pencil("blue", True), "V31": Pencil("red", False),
+           "E40": Pencil("orange", True), "T05": Pencil("green", True)}
+CRAFTED_READ = {"V20": ("green village",), "V30": ("blue city",), "V31": ("red village",), "E40": ("orange",),
+                "T05": ("green",)}
+
+
+@pytest.mark.parametrize("px_per_mm", [6.0, 3.0])
+@pytest.mark.parametrize("lamp", [(1.0, 1.0, 1.0), (0.70, 0.88, 1.0)])  # daylight; a warm bulb
+def test_a_faint_dot_a_half_fill_under_a_lamp(px_per_mm, lamp):
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, px_per_mm, lamp, fade={"V20": 0.4}, half=["V30"])
+    reads = catan_photo.read_map(image, homography, sheet)
+    assert {cid: reads[cid].value for cid in CRAFTED} == CRAFTED_READ
+    assert sorted(cid for cid, r in reads.items() if r.value is not None) == sorted(CRAFTED)
+    assert [cid for cid, r in reads.items() if r.unsure] == []
