@@ -145,11 +145,10 @@ def _expected(layout: _Layout, blur_mm: float) -> np.ndarray:
     spread into the places, and colour (which a JPEG keeps at half the resolution) twice as far."""
     key = round(blur_mm * 20) / 20
     if key not in layout.expected:
-        ycc = cv2.cvtColor(layout.print_full, cv2.COLOR_BGR2YCrCb).astype(np.float32)
+        y, cr, cb = cv2.split(cv2.cvtColor(layout.print_full, cv2.COLOR_BGR2YCrCb))
         s = max(key * PX_PER_MM, 0.3)
-        ycc[:, :, 0] = cv2.GaussianBlur(ycc[:, :, 0], (0, 0), s)
-        ycc[:, :, 1:] = cv2.GaussianBlur(ycc[:, :, 1:], (0, 0), s * CHROMA_BLUR)
-        bgr = cv2.cvtColor(np.clip(ycc, 0, 255).astype(np.uint8), cv2.COLOR_YCrCb2BGR)
+        chroma = cv2.GaussianBlur(cv2.merge([cr, cb]), (0, 0), s * CHROMA_BLUR)
+        bgr = cv2.cvtColor(cv2.merge([cv2.GaussianBlur(y, (0, 0), s), *cv2.split(chroma)]), cv2.COLOR_YCrCb2BGR)
         layout.expected[key] = np.maximum(bgr.reshape(-1, 3)[layout.every].astype(np.float32) / 255, 0.2)
     return layout.expected[key]
 
