@@ -232,7 +232,7 @@ def _amount(mean: np.ndarray, ref: np.ndarray, k: int) -> float:
 
 
 def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.ndarray, ring: np.ndarray,
-            names: list[str], ref: np.ndarray, coarse: bool = False) -> PlaceRead:
+            names: list[str], ref: np.ndarray, coarse: bool) -> PlaceRead:
     # a dot is in a corner's middle: its colour and amount are read there
     middle = core if kind == "corner" else mean
     chroma = middle - middle.min()

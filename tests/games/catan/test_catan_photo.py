@@ -186,3 +186,12 @@ def test_a_faint_dot_a_half_fill_under_a_lamp(px_per_mm, lamp):
     assert {cid: reads[cid].value for cid in CRAFTED} == CRAFTED_READ
     assert sorted(cid for cid, r in reads.items() if r.value is not None) == sorted(CRAFTED)
     assert [cid for cid, r in reads.items() if r.unsure] == []
+
+
+@pytest.mark.parametrize("kind,amount,confidence", [
+    ("corner", 0.04, 0.2), ("corner", 0.035, 0.3), ("corner", 0.01, 1.0),  # blank: the surer the fainter
+    ("road", 0.045, 0.25), ("road", 0.02, 1.0),
+])
+def test_how_sure_a_blank_is(kind, amount, confidence):
+    read = _place(kind, amount, 0.0 if kind == "corner" else None)
+    assert read.value is None and read.confidence == pytest.approx(confidence, abs=0.01)
