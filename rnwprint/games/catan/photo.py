@@ -261,7 +261,7 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.n
         why.append("faint marks")
     if unsure_piece:
         why.append("dot or fill?")
-    if len(colours) > 1 or share[second] > UNSURE_MIXED:
+    if share[second] > UNSURE_MIXED:  # (so also whenever a second colour is read)
         why.append(f"colour: {names[main]} {share[main]:.0%}, {names[second]} {share[second]:.0%}")
     elif fit < FIT:  # two pencils over each other mix into a colour neither has
         why.append(f"colour: between pencils ({names[main]} fits {fit:.0%})")

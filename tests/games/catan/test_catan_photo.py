@@ -90,7 +90,7 @@ def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None):
     colour = max(shares, key=shares.get)
     mean = FIRM[colour] * amount + 0.05 if mean is None else mean  # + 0.05: a grey (a shadow) is no pencil
     ring = FIRM[colour] * (amount if rim is None else rim)
-    votes = np.array([shares.get(n, 0.0) for n in names]) * 100
+    votes = np.round(np.array([shares.get(n, 0.0) for n in names]) * 100)  # whole votes: shares exact
     return catan_photo._decide("X", kind, votes, mean, mean, ring, names, ref, coarse)
 
 
@@ -115,12 +115,16 @@ def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None):
 def test_blank_dot_or_fill(kind, amount, rim, value, unsure):
     read = _place(kind, amount, rim)
     assert (read.value, read.unsure) == (value, unsure)
+    if value and "dot or fill?" in read.why:
+        assert read.confidence == pytest.approx(0.5)  # one colour, half sure of the piece
 
 
 @pytest.mark.parametrize("shares,coarse,value,unsure", [
     ({"blue": 0.9, "green": 0.1}, False, ("blue",), False),
     ({"blue": 0.8, "green": 0.2}, False, ("blue",), True),  # a second colour's trace: flagged
     ({"blue": 0.7, "green": 0.3}, False, ("blue", "green"), True),  # two pieces on one place
+    ({"blue": 0.75, "green": 0.25}, False, ("blue", "green"), True),  # at MIXED
+    ({"blue": 0.85, "green": 0.15}, False, ("blue",), False),  # at UNSURE_MIXED
     ({"blue": 0.7, "green": 0.3}, True, ("blue",), True),  # a coarse photo's colour is noisier
     ({"blue": 0.6, "green": 0.4}, True, ("blue", "green"), True),
 ])
