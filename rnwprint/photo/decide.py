@@ -16,6 +16,12 @@ BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
 ALT_WEIGHT = 0.75  # a cut other than the first must be this much likelier to win
+#: ink in one piece read as one digit (or two) is flagged when two digits (or one) also read
+#: this sure: the shape alone cannot tell
+ONE_OR_TWO = 0.7
+WHY_RANGE = "its digits read as a number the box cannot hold"
+WHY_ONE_OR_TWO = "one digit or two?"
+WHY_SHORT = "one digit much shorter than the other"
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,10 @@ def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, flo
     return best, float(min(tens[best // 10], units[best % 10])), float(tens[best // 10] * units[best % 10])
 
 
-def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
+def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool, short: tuple[bool, ...] = ()) -> CellRead:
+    """What the crops' probabilities `p` spell (see split._split_digits for the crops);
+    `short[k]`: one piece of the k-th way of cutting is short (split._short_ways)."""
+    why = ""
     if len(p) == 1:
         allowed = [str(v) for v in range(cell.low, min(cell.high, 9) + 1)] + ["X"]
         q = digits.restrict(p, allowed)[0]
@@ -67,19 +76,26 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool) -> CellRead:
         best = int(whole.argmax())
         pairs = [_pair(p[i], p[i + 1], cell) for i in range(1, len(p), 2)]
         likelihoods = [likelihood * (1.0 if i == 0 else ALT_WEIGHT) for i, (_, _, likelihood) in enumerate(pairs)]
-        pair, pair_confidence, _ = pairs[int(np.argmax(likelihoods))]
+        way = int(np.argmax(likelihoods))
+        pair, pair_confidence, _ = pairs[way]
+        # the pair, unless a digit reads likelier as one the box cannot hold there (7 and 9
+        # in a 1-50 square are no 49 nor 19): never re-guessed into range silently
+        tens, units = (int(digits.restrict(p[i][None], DECIMALS)[0].argmax()) for i in (2 * way + 1, 2 * way + 2))
+        pair_why = WHY_RANGE if (tens, units) != divmod(pair, 10) else WHY_SHORT if way < len(short) and short[way] else ""
         crossed = best == 0 and whole[0] > 0.5
+        single_confidence = float(whole[best]) if best else 0.0
         if apart and pair_confidence > (whole[0] if crossed else 0.0):  # two pieces: a number
-            value, confidence = pair, pair_confidence
+            value, confidence, why = pair, pair_confidence, pair_why
         elif crossed:
             value, confidence = CROSSED, float(whole[0])
-        else:  # one wide digit or two touching ones: the likelier, less sure
-            single_confidence = float(whole[best]) if best else 0.0
-            if single_confidence > pair_confidence:
-                value, confidence = int(single[best - 1]), AMBIGUOUS * single_confidence
-            else:
-                value, confidence = pair, AMBIGUOUS * pair_confidence
+        elif single_confidence > pair_confidence:  # one wide digit or two touching ones: the likelier, less sure
+            value, confidence = int(single[best - 1]), AMBIGUOUS * single_confidence
+            why = WHY_ONE_OR_TWO if pair_confidence > ONE_OR_TWO else ""
+        else:
+            value, confidence = pair, AMBIGUOUS * pair_confidence
+            why = pair_why or (WHY_ONE_OR_TWO if single_confidence > ONE_OR_TWO else "")
     if circled and value != CROSSED:
         value = Guarded(value)
-    unsure = confidence < digits.UNSURE_BELOW
-    return CellRead(cell.id, value, confidence, unsure, f"best guess {confidence:.0%} sure" if unsure else "")
+    if confidence < digits.UNSURE_BELOW:
+        why = f"best guess {confidence:.0%} sure"
+    return CellRead(cell.id, value, confidence, bool(why), why)

@@ -17,7 +17,8 @@ from rnwprint.photo.circles import (  # noqa: F401
     CIRCLE_RIM, CIRCLE_SECTORS, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar, _remove_circle,
     _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
-    ALT_WEIGHT, AMBIGUOUS, BLANK_INK, DECIMALS, UNSURE_BLANK, CellRead, _decide, _pair, _tick)
+    ALT_WEIGHT, AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
+    _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest, _darkness, _ink,
     _share_inside, _take_print_away)
@@ -28,14 +29,15 @@ from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
     _ring_match, _shift, _unpack)
 from rnwprint.photo.split import (  # noqa: F401
-    CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect, _cuts,
-    _split_digits, _two_pieces)
+    CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
+    _cuts, _short_ways, _split_digits, _two_pieces)
 from rnwprint.core.sheet import Cell, Sheet
 
 #: in a photo seeing the page at fewer px/mm than this, a written cell's strokes are ink from
 #: this darkness on (a blank cell is still told by INK_DARKNESS)
 COARSE_BELOW, COARSE_INK_DARKNESS = 3.0, 0.10
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
+WHY_NETWORKS = "the two networks read it differently"
 #: a cell read less surely than this is read by the convolutional network too, and the two
 #: networks' probabilities averaged (it takes 0.4 ms a crop: about 80 ms more for a Roll to
 #: the Top photo if asked about every cell, for the same reads)
@@ -54,6 +56,10 @@ class Written:
     offset_mm: tuple[float, float]  # see CellRead
     light: str = ""  # see CellRead
     why: str = ""  # a reason to flag whatever is read (a guard circle drawn smaller than the box)
+
+    def decide(self, probs: np.ndarray) -> CellRead:
+        """_decide on this cell's crops' probabilities."""
+        return _decide(self.cell, probs, self.circled, self.apart, _short_ways(self.crops) if self.apart else ())
 
 
 def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
@@ -102,7 +108,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     # each network is asked once, about every crop that needs it (one matrix product per layer)
     images = [digits.normalise(crop) for w in written for crop in w.crops]
     probs = _rows(_classify(images, digits.probabilities_of_images), written)
-    first = [_decide(w.cell, p, w.circled, w.apart) for w, p in zip(written, probs)]
+    first = [w.decide(p) for w, p in zip(written, probs)]
     again = [i for i, read in enumerate(first) if read.confidence < SECOND_OPINION_BELOW]
     starts = np.cumsum([0] + [len(w.crops) for w in written])
     images = [images[k] for i in again for k in range(starts[i], starts[i + 1])]
@@ -133,11 +139,15 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
     """What a written cell holds, from the feature network's probabilities of its crops;
     if that read is not sure enough, from those averaged with the convolutional network's
     (`first` and `second`: that read and those probabilities, when already at hand)."""
-    read = first or _decide(w.cell, probs, w.circled, w.apart)
+    read = first or w.decide(probs)
     if read.confidence < SECOND_OPINION_BELOW:
         if second is None:
             second = digits.probabilities(w.crops, digits.convnet_probabilities)
-        read = _decide(w.cell, (probs + second) / 2, w.circled, w.apart)
+        alone = read.value
+        read = w.decide((probs + second) / 2)
+        # a two-digit cell either network alone reads as another number is no sure read
+        if len(probs) > 1 and not read.unsure and (read.value != alone or read.value != w.decide(second).value):
+            read = replace(read, unsure=True, why=WHY_NETWORKS)
     if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
         read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
     if w.why:

@@ -15,6 +15,10 @@ SPECK = 0.04  # in a two-digit cell, a blob with less than this share of the ink
 #: touching digits are also tried cut at up to MAX_CUTS columns emptier than their neighbours,
 #: this share of the ink's width in from either end and this share of it apart
 MAX_CUTS, CUT_RANGE, CUT_APART = 3, 0.2, 0.1
+#: two pieces side by side are flagged when the shorter is less than this share of the ink's
+#: height: one hand writes both digits about as tall, so a short piece is more likely part of
+#: a broken digit (a 4's bar) than a digit (tuned on font writers, photo seeds 5000-5399)
+SHORT_PIECE = 0.7
 
 
 def _aspect(ink: np.ndarray) -> float:
@@ -44,6 +48,17 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
             return [ink], False
         pieces = [(ink[:, :cut], ink[:, cut:]) for cut in _cuts(ink)]
     return [ink, *[half for pair in pieces for half in pair]], apart
+
+
+def _short_ways(crops: list[np.ndarray]) -> tuple[bool, ...]:
+    """For each (tens, units) pair after the whole: whether one of the two is less than
+    SHORT_PIECE of the whole ink's height."""
+    def height(crop):
+        rows = np.flatnonzero(crop.any(axis=1))
+        return rows[-1] - rows[0] + 1 if len(rows) else 0
+
+    whole = height(crops[0])
+    return tuple(min(height(a), height(b)) < SHORT_PIECE * whole for a, b in zip(crops[1::2], crops[2::2]))
 
 
 def _cuts(ink: np.ndarray) -> list[int]:
