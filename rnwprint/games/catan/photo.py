@@ -15,6 +15,7 @@ fair share of the votes, or a mean colour between pencils, is two pieces on one 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -54,12 +55,14 @@ class PlaceRead:
     coverage: float = 0.0  # how much pencil: the place's mean absorption over a firm stroke's
 
 
+@functools.cache
 def _pencils() -> tuple[list[str], np.ndarray]:
     """The pencils' names and the direction of their chroma (BGR absorption less its grey)."""
     names, chroma = _chroma()
     return names, chroma / np.linalg.norm(chroma, axis=1, keepdims=True)
 
 
+@functools.cache
 def _chroma() -> tuple[list[str], np.ndarray]:
     from rnwprint.games.catan.pencils import PENCILS
     names = list(PENCILS)
@@ -210,7 +213,7 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
 
     inner = (layout.radius < INNER_MM).astype(np.float32)
     core = (layout.radius < CORE_MM).astype(np.float32)
-    return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "inner": mean(inner), "ring": mean(1 - inner),
+    return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "ring": mean(1 - inner),
             "core": mean(core),
             "px_per_mm": px_per_mm}
 
