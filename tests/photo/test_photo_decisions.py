@@ -387,20 +387,22 @@ def test_a_units_digit_the_range_forbids_after_a_five_is_flagged(units):
     assert read.value == 50 and read.unsure
 
 
-def tall_and_piece(piece_height: int) -> np.ndarray:
-    """Ink 40 px tall: a full-height stroke on the left, and 12 px to its right a stroke
+def tall_and_piece(piece_height: int, piece_left: bool = False) -> np.ndarray:
+    """Ink 40 px tall: a full-height stroke, and 12 px to its right (or left) a stroke
     `piece_height` px tall, its foot on the same line."""
     ink = np.zeros((60, 60), np.float32)
-    ink[10:50, 10:14] = 1.0
-    ink[50 - piece_height:50, 26:30] = 1.0
+    tall, piece = (26, 10) if piece_left else (10, 26)
+    ink[10:50, tall:tall + 4] = 1.0
+    ink[50 - piece_height:50, piece:piece + 4] = 1.0
     return ink
 
 
-@pytest.mark.parametrize("height, short", [(26, True), (27, True), (29, False), (40, False)])
-def test_a_piece_under_70_percent_of_the_inks_height_makes_its_way_short(height, short):
+@pytest.mark.parametrize("height, short", [(26, True), (27, True), (28, False), (29, False), (40, False)])
+@pytest.mark.parametrize("piece_left", [False, True])
+def test_a_piece_under_70_percent_of_the_inks_height_makes_its_way_short(height, short, piece_left):
     """Two pieces side by side are two digits; the shorter under 0.7 of the ink's height
     (28 of 40 px) is short: more likely a broken digit's stroke than a digit."""
-    crops, apart = photo_read._split_digits(tall_and_piece(height), TOWER_SQUARE)
+    crops, apart = photo_read._split_digits(tall_and_piece(height, piece_left), TOWER_SQUARE)
     assert apart and len(crops) == 3
     assert photo_read._short_ways(crops) == (short,)
 
