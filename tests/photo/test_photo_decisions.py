@@ -492,3 +492,25 @@ def test_a_two_digit_read_the_second_network_alone_reads_otherwise_is_flagged(mo
     read = read_by_two_networks(monkeypatch, False, first, second)
     assert read.value == 24 and read.confidence == pytest.approx(0.85 * 0.945)
     assert read.unsure == flagged and read.why == (photo_read.WHY_NETWORKS if flagged else "")
+
+
+def test_each_way_of_grouping_three_pieces_is_judged_on_its_own_pieces():
+    """A short piece (26 of 40 px), then two tall ones: grouped short | tall tall (the widest
+    gap first), the way has a short piece; grouped short tall | tall, it has none."""
+    ink = np.zeros((60, 60), np.float32)
+    ink[24:50, 5:9] = 1.0
+    ink[10:50, 22:26] = 1.0
+    ink[10:50, 32:36] = 1.0
+    crops, apart = photo_read._split_digits(ink, TOWER_SQUARE)
+    assert apart and len(crops) == 5
+    assert not crops[1][:, 20:].any() and crops[3][:, 20:28].any() and not crops[4][:, :30].any()
+    assert photo_read._short_ways(crops) == (True, False)
+
+
+def test_a_one_digit_cell_is_not_flagged_for_the_networks_reading_it_differently(monkeypatch):
+    """The networks' disagreement flags two-digit cells only: a die box the feature network
+    reads as a 1 (55 %) and the convolutional one as a sure 4 reads 4, 72 % sure, unflagged."""
+    monkeypatch.setattr(digits, "convnet_probabilities", lambda images: sure_of("4", 0.99, "1").astype(np.float32))
+    written = photo_read.Written(DIE_CELL, [np.ones((20, 12), np.float32)], False, False, 0.05, (0.0, 0.0))
+    read = photo_read.read_written(written, sure_of("1", 0.55, "4"))
+    assert read.value == 4 and read.confidence == pytest.approx(0.72) and not read.unsure
