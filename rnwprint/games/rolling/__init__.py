@@ -10,12 +10,13 @@ from rnwprint.games.rolling.rules import COUNTERS
 from rnwprint.locale import t
 
 LAYOUT_VERSION = 3  # 2: the round track's numbers above its boxes, the panel tighter; 3: boxes and leaders re-placed, legend on the map
+TITLE_KEY = {"rolling-america": "rolling.title_rolling-america", "rolling-espana": "rolling.title_rolling-espana"}
 
 
-def _game(name: str, title_key: str, variant: str) -> Game:
+def _game(name: str, variant: str) -> Game:
     return Game(
         name=name,
-        title=t("en", title_key),
+        title=t("en", TITLE_KEY[name]),
         variants=(variant,),
         layout_version=LAYOUT_VERSION,
         build=lazy("rnwprint.games.rolling.sheet:build", name),
@@ -28,5 +29,5 @@ def _game(name: str, title_key: str, variant: str) -> Game:
     )
 
 
-AMERICA = _game("rolling-america", "rolling.title_rolling-america", "us")
-ESPANA = _game("rolling-espana", "rolling.title_rolling-espana", "es")
+AMERICA = _game("rolling-america", "us")
+ESPANA = _game("rolling-espana", "es")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rnwprint.data import data_path
 from rnwprint.fonts import PT, wrap
-from rnwprint.games.rolling import LAYOUT_VERSION, rules as rolling_rules
+from rnwprint.games.rolling import LAYOUT_VERSION, TITLE_KEY, rules as rolling_rules
 from rnwprint.layout.page import MARGIN, MARKER_MODULE, SIDE_FOOTER_H, Box, content_box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
@@ -46,7 +46,6 @@ REGION_LABEL = {"orange": "rolling.orange", "blue": "rolling.blue", "green": "ro
 BOX_STYLE = Style(fill="#ffffff", stroke="#333333", width=0.3)
 POWERS = ("colour_change", "guard", "dupe")
 POWER_LABEL = {"colour_change": "rolling.colour_change", "guard": "rolling.guard", "dupe": "rolling.dupe"}
-TITLE_KEY = {"rolling-america": "rolling.title_rolling-america", "rolling-espana": "rolling.title_rolling-espana"}
 CREDIT_KEY = {"rolling-america": "rolling.credit_rolling-america", "rolling-espana": "rolling.credit_rolling-espana"}
 
 
