@@ -111,6 +111,16 @@ def keep_sheet(sheet) -> None:
         _store(path, pickle.dumps(sheet))
 
 
+def sheet_of(identity, build):
+    """The Sheet `identity` names, as an earlier process kept it, else build() (kept for the
+    next process)."""
+    sheet = stored_sheet(identity)
+    if sheet is None:
+        sheet = build()
+        keep_sheet(sheet)
+    return sheet
+
+
 def _store(path: pathlib.Path, data: bytes) -> None:
     """Write atomically (a temporary file renamed), then drop the oldest entries beyond
     ENTRIES; silently nothing if the folder cannot be written."""

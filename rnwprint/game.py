@@ -44,6 +44,9 @@ class Game:
     replay: Callable[[Entries, pathlib.Path, str], Report] | None = None  # audit against a game log
     # game-specific top-level keys a typed-in file may carry (e.g. a custom tower's drawing)
     extra_keys: tuple[str, ...] = ()
+    # variants `rnwprint games` lists after `variants`, made by custom_variant (Roll to the
+    # Top's built-in towers under the descending rule)
+    more_variants: tuple[str, ...] = ()
     # variants beyond `variants` (e.g. an encoded custom tower): (variant as named or None,
     # the file's extra keys) -> the canonical variant, None if they name none; ValueError if bad
     custom_variant: Callable[[str | None, dict], str | None] | None = None

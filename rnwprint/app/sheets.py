@@ -42,14 +42,11 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
 def _built(game, variant: str, lang: str, page: str) -> Sheet:
     """The game's sheet, read from the disk cache (rnwprint.cache) when an earlier process
     built it with this same code and data: a map sheet's layout and QR code are not made again."""
-    from rnwprint.cache import keep_sheet, stored_sheet
+    from rnwprint.cache import sheet_of
     from rnwprint.core.sheet import Identity
 
-    sheet = stored_sheet(Identity(game.name, variant, lang, page, game.layout_version))
-    if sheet is None:
-        sheet = game.build(variant, lang, page)
-        keep_sheet(sheet)
-    return sheet
+    return sheet_of(Identity(game.name, variant, lang, page, game.layout_version),
+                    lambda: game.build(variant, lang, page))
 
 
 @as_value

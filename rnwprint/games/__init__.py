@@ -6,7 +6,6 @@ from rnwprint.core.entries import _show
 from rnwprint.core.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.games import catan, roll_to_the_top, rolling, twenty_one
-from rnwprint.games.roll_to_the_top.game import DESC
 
 GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, rolling.ESPANA,
                                               roll_to_the_top.GAME, catan.GAME)}
@@ -24,11 +23,9 @@ def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[s
 
 
 def listed_variants(game: Game) -> tuple[str, ...]:
-    """The variants `rnwprint games` lists: the game's own, then Roll to the Top's built-ins
-    under the descending rule (custom towers' variants are made from a drawing, not listed)."""
-    if game.name == roll_to_the_top.GAME.name:
-        return game.variants + tuple(v + DESC for v in game.variants)
-    return game.variants
+    """The variants `rnwprint games` lists: the game's own, then the more it makes (custom
+    towers' variants are made from a drawing, not listed)."""
+    return game.variants + game.more_variants
 
 
 def check_variant(game: Game, variant: str, where: str = "--variant", all_too: bool = True) -> str:

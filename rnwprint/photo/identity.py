@@ -13,12 +13,11 @@ from rnwprint.layout.page import PAGE_SIZES
 
 @functools.lru_cache(maxsize=32)
 def _sheet(identity: Identity) -> Sheet:
-    from rnwprint.cache import keep_sheet
+    from rnwprint.cache import sheet_of
     from rnwprint.games import GAMES
 
-    sheet = GAMES[identity.game].build(identity.variant, identity.lang, identity.page)
-    keep_sheet(sheet)  # the next process need not import the fonts and lay the sheet out again
-    return sheet
+    # kept on disk: the next process need not import the fonts and lay the sheet out again
+    return sheet_of(identity, lambda: GAMES[identity.game].build(identity.variant, identity.lang, identity.page))
 
 
 @functools.lru_cache(maxsize=32)

@@ -7,7 +7,7 @@ command.
 """
 
 from rnwprint.game import Game, lazy
-from rnwprint.games.roll_to_the_top.game import LAYOUT_VERSION, NAME, VARIANTS
+from rnwprint.games.roll_to_the_top.game import DESC, LAYOUT_VERSION, NAME, VARIANTS
 
 GAME = Game(
     name=NAME,
@@ -18,6 +18,7 @@ GAME = Game(
     cell_ids=lazy("rnwprint.games.roll_to_the_top.game:cell_ids"),
     audit=lazy("rnwprint.games.roll_to_the_top.rules:audit"),
     extra_keys=("tower", "descending"),
+    more_variants=tuple(v + DESC for v in VARIANTS),
     custom_variant=lazy("rnwprint.games.roll_to_the_top.game:custom_variant"),
     commands="rnwprint.games.roll_to_the_top.commands",
     template_values="roll-to-the-top.template_values",
