@@ -86,6 +86,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         damage = result.damage
         level = DARK_PAPER
     else:
+        _refuse_non_document(path, raw)
         data = load_document(path, raw)
         name = data.get("game")
         if not isinstance(name, str):
@@ -101,6 +102,19 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     report.light_level = level
     report.damaged_photo = damage
     return report
+
+
+_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
+
+
+def _refuse_non_document(path, raw: bytes) -> None:
+    """Say plainly what an empty file, or a binary file named like a photo, is not (a
+    typed-in file named sheet.jpg is still read as typed in)."""
+    where = str(path)
+    if not raw.strip():
+        raise RnwError("empty file: expected a typed-in sheet (TOML or JSON) or a photo (JPEG or PNG)", where)
+    if pathlib.Path(path).suffix.lower() in _IMAGE_SUFFIXES and not _text(raw[:HEAD_BYTES]):
+        raise RnwError("not an image (expected a JPEG or PNG photo)", where)
 
 
 def _apply_rules(game, entries: Entries, lang: str, log) -> Report:

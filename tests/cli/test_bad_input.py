@@ -240,6 +240,24 @@ def test_audit_of_binary_junk_is_one_line(cli, tmp_path):
     assert one_line(result) == f"rnwprint: {path}: not a text file (expected UTF-8 TOML or JSON)"
 
 
+@pytest.mark.parametrize("name", ["sheet.toml", "photo.jpg", "photo.png"])
+def test_audit_of_an_empty_file_says_it_is_empty(cli, tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(b" \n")
+    result = cli("audit", path)
+    assert result.code == 2
+    assert one_line(result) == (f"rnwprint: {path}: empty file: expected a typed-in sheet (TOML or JSON) "
+                                "or a photo (JPEG or PNG)")
+
+
+def test_audit_of_binary_junk_named_like_a_photo_says_it_is_no_image(cli, tmp_path):
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(bytes(range(256)) * 8)
+    result = cli("audit", path)
+    assert result.code == 2
+    assert one_line(result) == f"rnwprint: {path}: not an image (expected a JPEG or PNG photo)"
+
+
 # --- pictures: the pixel limit before decoding -----------------------------------------------
 
 def png_header(width: int, height: int, colour_type: int) -> bytes:
