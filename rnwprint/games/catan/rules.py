@@ -247,6 +247,12 @@ def audit(entries: Entries, lang: str) -> Report:
         if kind in limits and value > limits[kind]:
             violations.append(Violation("bad-value", (name,), t(lang, "catan.bad_counter", name=name, value=value,
                                                                  most=limits[kind])))
+    for kind, most in limits.items():  # one deck for everyone: all players together
+        names = [f"{c}_{kind}" for c in colours() if entries.counters.get(f"{c}_{kind}", 0)]
+        total = sum(entries.counters[n] for n in names)
+        if total > most and all(entries.counters[n] <= most for n in names):  # one over it alone is told above
+            violations.append(Violation("bad-value", tuple(names), t(lang, "catan.bad_counter_total",
+                                                                     names=", ".join(names), value=total, most=most)))
     builders = {o for o, _ in board.corners.values()} | set(board.roads.values())
     for colour in colours():
         if colour in builders:

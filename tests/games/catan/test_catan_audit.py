@@ -123,8 +123,33 @@ def test_road_and_town_hall_may_name_their_piece(write):
 @pytest.mark.parametrize("counter,value,fine", [("red_knights", 15, False), ("red_knights", 14, True),
                                                 ("blue_victory_cards", 6, False), ("blue_victory_cards", 5, True)])
 def test_more_cards_than_the_deck_holds_is_a_bad_value(write, counter, value, fine):
-    report = audit(write, BASE, {**COUNTERS, counter: value})
+    others = {k: 0 for k in COUNTERS if k.endswith(counter.split("_", 1)[1])}  # the whole deck is this one's
+    report = audit(write, BASE, {**COUNTERS, **others, counter: value})
     assert found(report) == ([] if fine else [("bad-value", (counter,))])
+    if not fine:  # one player over the deck alone is told once, not again with the others
+        over = audit(write, BASE, {**COUNTERS, counter: value, "green_" + counter.split("_", 1)[1]: 1})
+        assert found(over) == [("bad-value", (counter,))]
+
+
+@pytest.mark.parametrize("counters,cells", [
+    ({"red_knights": 8, "blue_knights": 7}, ("red_knights", "blue_knights")),
+    ({"red_knights": 5, "blue_knights": 5, "green_knights": 5}, ("red_knights", "blue_knights", "green_knights")),
+    ({"red_victory_cards": 3, "blue_victory_cards": 3}, ("red_victory_cards", "blue_victory_cards")),
+])
+def test_all_players_together_hold_no_more_cards_than_the_one_deck(write, counters, cells):
+    """ "Se mezclan las cartas de desarrollo y se forma una pila"; "25 Cartas de desarrollo: 14 Caballeros
+    ... 5 Punto de victoria": one pile for everyone, so the knights all players played (8 + 7 = 15) or
+    the victory cards they hold (3 + 3 = 6) cannot pass the deck's 14 or 5 even when each one alone does not."""
+    report = audit(write, BASE, counters)
+    assert found(report) == [("bad-value", cells)]
+    total = sum(counters.values())
+    assert report.violations[0].message.startswith(f"{', '.join(cells)}: {total} together")
+
+
+@pytest.mark.parametrize("counters", [{"red_knights": 7, "blue_knights": 7},
+                                      {"red_victory_cards": 3, "blue_victory_cards": 2, "green_victory_cards": 0}])
+def test_all_players_together_may_hold_the_whole_deck(write, counters):
+    assert found(audit(write, BASE, counters)) == []
 
 
 def test_most_knights_needs_three_and_a_tie_gives_it_to_nobody(write):
