@@ -325,7 +325,7 @@ def test_number_below_a_support_is_one_violation_per_support():
     assert report.violations[0].message == "B2: 1 is less than the 2 in A2, which it rests on"
 
 
-@pytest.mark.parametrize("mark, shown", [("X", "X"), (0, "0"), (51, "51")])
+@pytest.mark.parametrize("mark, shown", [("X", "X"), (0, "0"), (51, "51"), (-3, "-3")])
 def test_square_resting_on_an_x_or_a_bad_value_is_unsupported(mark, shown):
     # "se permite un número si todos estos cuadrados subyacentes contienen un número"
     report = audit({**FULL_PYRAMID, "A3": mark})
@@ -415,6 +415,43 @@ def test_bad_values_are_reported_and_count_as_open():
                              ("support", ("B1", "A1")), ("support", ("B1", "A2")), ("support", ("B2", "A2"))]
     assert report.score == -3
     assert report.violations[1].message == "A2: 51 is not a number from 1 to 50"
+
+
+def test_blank_sheet_breaks_nothing_and_every_square_is_a_point_less():
+    # "El número de casillas sin llenar determina el orden ... cada cuadrado abierto es 1 punto menos"
+    report = audit({})
+    assert report.valid and report.score == -15
+    assert report.details["complete"] is False and report.details["filled"] == 0 and report.details["open"] == 15
+
+
+def test_a_number_that_breaks_its_rule_still_fills_its_square():
+    # our reading of "casillas sin llenar": a square holding a number 1-50 is filled, its violation told apart
+    report = audit({**FULL_PYRAMID, "E1": 4})  # E1 rests on D1 (5) and D2 (5)
+    assert rules(report) == [("support", ("E1", "D1")), ("support", ("E1", "D2"))]
+    assert report.score == 0 and report.details["complete"] is True
+
+
+LEANING = "[]\n[][]\n  []\n"  # C1 rests on B1, an overhang beside B2; B2 rests on A1
+
+
+def test_a_square_on_an_overhang_is_measured_against_it():
+    # "se permite un número si todos estos cuadrados subyacentes contienen un número y el nuevo número es
+    # mayor o igual que cada uno de estos números subyacentes": the overhang is C1's square below
+    variant = custom(LEANING)
+    assert audit({"A1": 3, "B2": 4, "B1": 9, "C1": 9}, variant).valid
+    report = audit({"A1": 3, "B2": 4, "B1": 9, "C1": 8}, variant)
+    assert rules(report) == [("support", ("C1", "B1"))]
+    assert rules(audit({"A1": 3, "B2": 4, "C1": 8}, variant)) == [("support", ("C1", "B1"))]  # B1 empty
+    desc = variant + rtt.DESC  # "los números subyacentes deben ser más altos o iguales"
+    assert audit({"A1": 5, "B2": 4, "B1": 9, "C1": 8}, desc).valid
+    assert rules(audit({"A1": 5, "B2": 4, "B1": 9, "C1": 10}, desc)) == [("support", ("C1", "B1"))]
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_an_overhang_takes_any_number_whatever_its_neighbour_holds(descending):
+    # "se permite cualquier número tan pronto como se rellene un cuadrado vecino": no order against the neighbour
+    variant = custom(T_TOWER) + (rtt.DESC if descending else "")
+    assert audit({"A1": 20, "B2": 20, "B1": 1, "B3": 50}, variant).valid
 
 
 def test_messages_in_spanish():
