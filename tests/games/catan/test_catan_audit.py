@@ -226,6 +226,35 @@ def test_the_tie_breaks_in_order(write):
     assert report.details["winners"] == ["blue"]
 
 
+def test_a_blank_map_has_no_player_no_award_no_winner_and_every_circle_free(write):
+    report = audit(write, {}, {})
+    assert report.valid and report.score == 0
+    assert report.details["players"] == {} and report.details["winners"] == []
+    assert report.details["awards"] == {"most_knights": None, "most_roads": None, "most_cities": None}
+    [notice] = report.details["notices"]
+    assert notice["rule"] == "unfinished" and len(notice["cells"]) == 54
+    assert "Most knights: nobody; most roads joined: nobody; most cities: nobody" in report.to_text("en")
+
+
+def test_equal_roads_joined_give_the_award_to_nobody(write):
+    # "El jugador con mayor cantidad de carreteras conectadas entre sí, obtiene 2 puntos": one road each is
+    # no "mayor cantidad"; a tied award goes to nobody (our reading), so the tie stands for the win too
+    report = audit(write, {"V01": "red village", "E02": "red", "V03": "blue village", "E06": "blue"}, {})
+    assert found(report) == [] and report.details["awards"]["most_roads"] is None
+    assert [report.details["players"][c]["total"] for c in ("red", "blue")] == [1, 1]
+    assert report.details["winners"] == ["red", "blue"]
+
+
+def test_one_player_alone_takes_the_awards_they_qualify_for_and_wins(write):
+    # "El jugador con mayor cantidad de ciudades construidas, obtiene 3 puntos" / "... caballeros utilizadas
+    # (mínimo 3 cartas), obtiene 2 puntos": alone, one city, one road and 3 knights are the most
+    report = audit(write, {"V01": "red city", "E02": "red"}, {"red_knights": 3})
+    red = report.details["players"]["red"]
+    assert red["points"] == {"villages": 0, "cities": 2, "town_halls": 0, "victory_cards": 0, "resources": 0,
+                             "most_knights": 2, "most_roads": 2, "most_cities": 3}
+    assert report.details["winners"] == ["red"] and report.score == 9
+
+
 def test_text_and_json_reports(cli, write):
     path = write("game.toml", game_toml({**BASE, "E60": "red"}, COUNTERS))
     text = cli("audit", path, "--lang", "en")
