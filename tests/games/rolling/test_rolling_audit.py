@@ -50,6 +50,20 @@ def test_empty_sheet_is_valid_and_every_cell_counts_as_an_x():
     assert audit_sheet(sheet(board=ES), ES, "en").score == 52
 
 
+def test_a_single_number_is_valid_and_every_other_cell_counts_as_an_x():
+    """"todos marcan una X en todos los estados vacíos de su mapa ... Contabiliza las X"."""
+    report = audit_sheet(sheet({"TX": 3}), US, "en")
+    assert report.valid and report.score == 49
+    report = audit_sheet(sheet({"ML": 6}, ES), ES, "en")
+    assert report.valid and report.score == 51
+
+
+def test_a_sheet_crossed_out_everywhere_scores_one_per_cell():
+    report = audit_sheet(sheet({code: CROSSED for code in US.cells}), US, "en")
+    assert report.valid and report.score == 50
+    assert report.details["xs"] == 50 and report.details["blanks"] == 0
+
+
 def test_score_is_xs_plus_blanks_plus_violations():
     cells = {"TX": 5, "OK": 2, "NM": 4, "AZ": CROSSED, "CA": CROSSED, "HI": 6}
     report = audit_sheet(sheet(cells, colour_change=1, dupe=2, rounds=8), US, "en")

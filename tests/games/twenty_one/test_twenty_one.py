@@ -192,6 +192,24 @@ def test_empty_sheet_is_valid_and_scores_zero():
     assert report.valid and report.score == 0
 
 
+def test_a_single_number_is_valid_and_scores_its_value_and_bonus():
+    """"Suma los números que has apuntado en los campos de la fila" plus the bonus for its
+    exact hits: one number alone (the game ended at once) is a valid sheet."""
+    exact = audit(entries({"R1C2": 5}), "en")  # field 2 reads 5: one exact hit, bonus 1
+    assert exact.valid and exact.score == 5 + 1
+    under = audit(entries({"R1C1": 3}), "en")  # field 1 reads 6: no hit
+    assert under.valid and under.score == 3
+    assert under.details["rows"][0] == {"row": 1, "sum": 3, "hits": 0, "bonus": 0, "score": 3}
+
+
+def test_a_sheet_of_crosses_only_is_valid_and_scores_zero():
+    """"los campos tachados valen 0": five rows crossed out, each X the leftmost empty field
+    when it was made."""
+    report = audit(entries(full_rows(*[["X"] * 6] * 5)), "en")
+    assert report.valid and report.score == 0
+    assert all(row["hits"] == 0 and row["bonus"] == 0 for row in report.details["rows"])
+
+
 # "tienes que tachar un campo vacío en esta fila, y tiene que ser el campo más alejado a la izquierda"
 
 def test_cross_with_an_empty_field_to_its_left_is_cross_not_leftmost():
