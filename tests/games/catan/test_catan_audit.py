@@ -135,6 +135,7 @@ def test_more_cards_than_the_deck_holds_is_a_bad_value(write, counter, value, fi
     ({"red_knights": 8, "blue_knights": 7}, ("red_knights", "blue_knights")),
     ({"red_knights": 5, "blue_knights": 5, "green_knights": 5}, ("red_knights", "blue_knights", "green_knights")),
     ({"red_victory_cards": 3, "blue_victory_cards": 3}, ("red_victory_cards", "blue_victory_cards")),
+    ({"red_knights": 14, "blue_knights": 1}, ("red_knights", "blue_knights")),  # the whole deck, and one more
 ])
 def test_all_players_together_hold_no_more_cards_than_the_one_deck(write, counters, cells):
     """ "Se mezclan las cartas de desarrollo y se forma una pila"; "25 Cartas de desarrollo: 14 Caballeros
@@ -243,6 +244,7 @@ def test_equal_roads_joined_give_the_award_to_nobody(write):
     assert found(report) == [] and report.details["awards"]["most_roads"] is None
     assert [report.details["players"][c]["total"] for c in ("red", "blue")] == [1, 1]
     assert report.details["winners"] == ["red", "blue"]
+    assert "red: 1 point (villages 1)" in report.to_text("en")
 
 
 def test_one_player_alone_takes_the_awards_they_qualify_for_and_wins(write):
