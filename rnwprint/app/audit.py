@@ -15,6 +15,8 @@ _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"
           (4, b"ftypavif", "AVIF"))
 # HEIF brands (an iPhone's HEIC photos; photo.load refuses them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
+#: names a photo goes by: binary junk so named is told "not an image", as `read` tells it
+_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
 
 
 def photo_format(head: bytes) -> str | None:
@@ -102,9 +104,6 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     report.light_level = level
     report.damaged_photo = damage
     return report
-
-
-_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
 
 
 def _refuse_non_document(path, raw: bytes) -> None:

@@ -232,12 +232,16 @@ def test_audit_of_a_typed_in_file_named_like_a_photo_reads_it_as_typed_in(cli, w
     assert json.loads(result.out)["game"] == "twenty-one"
 
 
-def test_audit_of_binary_junk_is_one_line(cli, tmp_path):
-    path = tmp_path / "junk.toml"
+@pytest.mark.parametrize("name, reason", [
+    ("junk.toml", "not a text file (expected UTF-8 TOML or JSON)"),
+    ("photo.jpg", "not an image (expected a JPEG or PNG photo)"),  # named like a photo: said so
+])
+def test_audit_of_binary_junk_is_one_line(cli, tmp_path, name, reason):
+    path = tmp_path / name
     path.write_bytes(bytes(range(256)) * 8)
     result = cli("audit", path)
     assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: not a text file (expected UTF-8 TOML or JSON)"
+    assert one_line(result) == f"rnwprint: {path}: {reason}"
 
 
 @pytest.mark.parametrize("name", ["sheet.toml", "photo.jpg", "photo.png"])
@@ -248,14 +252,6 @@ def test_audit_of_an_empty_file_says_it_is_empty(cli, tmp_path, name):
     assert result.code == 2
     assert one_line(result) == (f"rnwprint: {path}: empty file: expected a typed-in sheet (TOML or JSON) "
                                 "or a photo (JPEG or PNG)")
-
-
-def test_audit_of_binary_junk_named_like_a_photo_says_it_is_no_image(cli, tmp_path):
-    path = tmp_path / "photo.jpg"
-    path.write_bytes(bytes(range(256)) * 8)
-    result = cli("audit", path)
-    assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: not an image (expected a JPEG or PNG photo)"
 
 
 # --- pictures: the pixel limit before decoding -----------------------------------------------
