@@ -73,6 +73,7 @@ def main() -> None:
         print(f"  --jobs 1 on 1 core : {statistics.median(one):6.2f} s  {per_minute[0]:6.1f} photos/min")
         print(f"  --jobs 2 on 2 cores: {statistics.median(two):6.2f} s  {per_minute[1]:6.1f} photos/min")
         print(f"  speed-up: {per_minute[1] / per_minute[0]:.2f}x (target >= 1.8x)")
+        print(f"  each round, 1 core / 2 cores: {', '.join(f'{a:.2f}/{b:.2f} s' for a, b in zip(one, two))}")
 
 
 if __name__ == "__main__":

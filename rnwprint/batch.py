@@ -3,8 +3,10 @@ pool, results handed back in the order of the inputs. A bad file is an outcome, 
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
+import sys
 
 from rnwprint.core.errors import RnwError
 
@@ -35,8 +37,8 @@ def _call(job):
 
 
 ONE_THREAD = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
-#: imported once, by the fork server, before it forks the workers: each worker starts with
-#: them loaded instead of importing them again (a third of a second of CPU each)
+#: imported once, before the workers are forked: each worker starts with them loaded instead
+#: of importing them again (a third of a second of CPU each)
 PRELOAD = ("rnwprint.photo.pipeline",)
 
 
@@ -68,15 +70,25 @@ class Ordered:
             for item in self.items:
                 yield item, _call((self.func, item))
             return
-        # forkserver, not fork: a forked copy of a process whose OpenCV threads ran can hang.
-        # The server loads numpy (and OpenCV) itself, so BLAS must be held to one thread
-        # before it starts; what it preloads, with the function's own module, every worker
-        # inherits (the server is started once a process: a later Ordered keeps its modules)
-        for var in ONE_THREAD:
+        for var in ONE_THREAD:  # before numpy is loaded: BLAS then starts one thread only
             os.environ[var] = "1"
-        context = multiprocessing.get_context("forkserver")
-        module = getattr(self.func, "func", self.func).__module__
-        context.set_forkserver_preload([module, *PRELOAD])
+        context = _context([getattr(self.func, "func", self.func).__module__, *PRELOAD])
         with context.Pool(jobs, initializer=_one_thread) as pool:
             outcomes = pool.imap(_call, [(self.func, item) for item in self.items])
             yield from zip(self.items, outcomes)
+
+
+def _context(preload: list[str]):
+    """How the workers start. Forked from this process, which imports `preload` first, when
+    it has not loaded OpenCV yet (a command line's process): they start with it all loaded,
+    at no cost but the fork. A forked copy of a process whose OpenCV threads ran can hang,
+    so a process that has used OpenCV (a test, a notebook) starts a fork server instead,
+    which imports `preload` itself and forks the workers from there."""
+    if "cv2" not in sys.modules and sys.platform == "linux":  # fork elsewhere is unsafe with system libraries
+        for module in preload:
+            importlib.import_module(module)
+        _one_thread()  # before OpenCV's first call here: it starts no threads then
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(preload)
+    return context

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import pathlib
+import subprocess
+import sys
 
 import pytest
 from support import synth
 
+from rnwprint import batch
 from rnwprint.games import GAMES
 
 
@@ -85,3 +88,29 @@ def test_audit_with_one_job_prints_what_two_jobs_print(cli, photos):
 def test_zero_jobs_is_refused(cli, photos, command):
     result = cli(command, "--jobs", "0", photos[0])
     assert result.code == 2 and "--jobs" in result.err and "0" in result.err
+
+
+def run_process(*args) -> subprocess.CompletedProcess:
+    """`python -m rnwprint ARGS` in a process of its own: one that has not loaded OpenCV."""
+    return subprocess.run([sys.executable, "-m", "rnwprint", *map(str, args)], capture_output=True, text=True,
+                          check=False, timeout=300)
+
+
+def test_a_fresh_process_forks_its_workers_with_the_reader_already_loaded():
+    probe = ("import sys; from rnwprint.batch import _context, PRELOAD; "
+             "print(_context(list(PRELOAD)).get_start_method(), 'rnwprint.photo.pipeline' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["fork", "True"]
+
+
+def test_a_process_that_has_used_opencv_starts_a_fork_server_instead():
+    import cv2  # noqa: F401 -- the tests' synthetic photos load it anyway
+
+    assert batch._context(list(batch.PRELOAD)).get_start_method() == "forkserver"
+
+
+def test_forked_workers_print_what_one_process_prints(photos, broken):
+    given = [photos[3], broken, photos[0], photos[1]]
+    one, two = run_process("read", "--jobs", "1", *given), run_process("read", "--jobs", "2", *given)
+    assert one.returncode == 2 and sources(one.stdout) == [str(photos[3]), str(photos[0]), str(photos[1])]
+    assert (one.returncode, one.stdout, one.stderr) == (two.returncode, two.stdout, two.stderr)
