@@ -1,7 +1,7 @@
 """What the printer and the photo reader build for each sheet (the Sheet an identity names, the
-drawing of its print), kept on disk so that the next process need not build it again: a map
-sheet's layout, its fonts and QR code are otherwise built again by every `rnwprint sheet` and
-every `rnwprint read`.
+drawing of its print, the files a fresh sheet was printed as), kept on disk so that the next
+process need not build it again: a map sheet's layout, its fonts and QR code are otherwise
+built again by every `rnwprint sheet` and every `rnwprint read`.
 
 An entry's key is its name (an identity) and a fingerprint of rnwprint's own files, code and
 data alike (each one's path, size and modification time): any change to them, a new version
@@ -20,6 +20,8 @@ import tempfile
 import zlib
 
 ENTRIES = 200
+RENDERED_MAX = 4_000_000  # bytes: larger printed files (a hundred copies) are drawn each time
+RENDERERS = ("reportlab", "PIL", "svgwrite")  # whose files a printed file's bytes depend on too
 
 
 def folder() -> pathlib.Path | None:
@@ -92,6 +94,34 @@ def cached(kind: str, name: str, make, dumps, loads):
         if path is not None:
             _store(path, dumps(value))
     return value
+
+
+def rendered(fmt: str, names: list[str], make) -> list[bytes]:
+    """make(): the files the sheets `names` (identities, one a page) are printed as in `fmt`,
+    kept on disk under those names and the installed renderers' files, if not too large."""
+    import pickle
+
+    name = "\n".join([fmt, *names, *map(_library, RENDERERS)])
+    blobs = load("render", name, pickle.loads)
+    if not (isinstance(blobs, list) and blobs and all(isinstance(b, bytes) for b in blobs)):
+        blobs = make()
+        path = _path("render", name)
+        if path is not None and sum(map(len, blobs)) <= RENDERED_MAX:
+            _store(path, pickle.dumps(blobs))
+    return blobs
+
+
+def _library(name: str) -> str:
+    """A library's version as its files say it, without importing it: the path, size and
+    modification time of its __init__ file (an upgrade rewrites it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    try:
+        st = os.stat(spec.origin)
+    except (AttributeError, TypeError, OSError):  # not installed
+        return f"{name}\0-"
+    return f"{name}\0{spec.origin}\0{st.st_size}\0{st.st_mtime_ns}"
 
 
 def stored_sheet(identity):

@@ -116,7 +116,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
     _idle("--copies", fmt != "pdf", f"puts copies into one PDF; {fmt.upper()} writes each sheet once, a file a "
                                     "page: drop --copies or write a PDF")
     done = unwrap(sheets.printed(game, variant, lang, page, fmt, copies, seed))
-    _write_sheets(done.sheets, fmt, target or DEFAULT_DIR / done.name, done.variants)
+    _write_sheets(done, fmt, target or DEFAULT_DIR / done.name, done.variants)
 
 
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")

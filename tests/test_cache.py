@@ -4,6 +4,7 @@ next print find, and what is never taken for it."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 
 import pytest
@@ -88,3 +89,81 @@ def test_the_cache_key_changes_with_any_file_of_rnwprint(tmp_path, monkeypatch):
     monkeypatch.setenv("RNWPRINT_CACHE", "")
     assert cache._path("sheet", "x") is None
     assert cache.cached("sheet", "x", lambda: 7, lambda v: b"", lambda d: 0) == 7
+
+
+def _sheet_command(cli, tmp_path, *args) -> bytes:
+    target = tmp_path / "out.pdf"
+    result = cli("sheet", *args, "-o", target)
+    assert result.code == 0, result.err
+    return target.read_bytes()
+
+
+def _no_drawing(*args):
+    raise AssertionError("drew the sheet again")
+
+
+def test_a_sheet_printed_again_is_copied_from_the_first_print_not_drawn_again(cli, folder, tmp_path, monkeypatch):
+    from rnwprint import render
+
+    first = _sheet_command(cli, tmp_path, "rolling-america", "--lang", "en")
+    monkeypatch.setattr(render, "render", _no_drawing)
+    monkeypatch.setitem(GAMES, "rolling-america", dataclasses.replace(GAMES["rolling-america"], build=_refuse))
+    assert _sheet_command(cli, tmp_path, "rolling-america", "--lang", "en") == first
+    monkeypatch.undo()
+    monkeypatch.setenv("RNWPRINT_CACHE", "")
+    assert _sheet_command(cli, tmp_path, "rolling-america", "--lang", "en") == first  # as drawn afresh
+
+
+@pytest.mark.parametrize("other", [("--lang", "es"), ("--copies", "2"), ("--variant", "B"), ("--page", "letter")])
+def test_another_print_of_the_sheet_is_drawn_not_copied(cli, folder, tmp_path, monkeypatch, other):
+    _sheet_command(cli, tmp_path, "twenty-one", "--lang", "en")
+    monkeypatch.setattr("rnwprint.render.render", _no_drawing)
+    assert _sheet_command(cli, tmp_path, "twenty-one", "--lang", "en")  # the same sheet: copied
+    with pytest.raises(AssertionError, match="drew the sheet again"):
+        cli("sheet", "twenty-one", "--lang", "en", *other, "-o", tmp_path / "x.pdf")
+
+
+def test_a_printed_file_is_drawn_again_when_a_renderer_library_changes(cli, folder, tmp_path, monkeypatch):
+    _sheet_command(cli, tmp_path, "twenty-one")
+    monkeypatch.setattr(cache, "_library", lambda name: f"{name} 99.0")
+    monkeypatch.setattr("rnwprint.render.render", _no_drawing)
+    with pytest.raises(AssertionError, match="drew the sheet again"):
+        cli("sheet", "twenty-one", "-o", tmp_path / "x.pdf")
+
+
+def test_a_damaged_or_foreign_printed_entry_is_drawn_again(cli, folder, tmp_path):
+    first = _sheet_command(cli, tmp_path, "twenty-one")
+    (entry,) = folder.glob("render-*")
+    for junk in (b"damaged", pickle.dumps(["not bytes"]), pickle.dumps([])):
+        entry.write_bytes(junk)
+        assert _sheet_command(cli, tmp_path, "twenty-one") == first
+    assert pickle.loads(entry.read_bytes()) == [first]
+
+
+def test_a_printed_file_larger_than_the_limit_is_not_kept(cli, folder, tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "RENDERED_MAX", 10_000)
+    assert len(_sheet_command(cli, tmp_path, "twenty-one")) > 10_000
+    assert not list(folder.glob("render-*"))
+    monkeypatch.setattr(cache, "RENDERED_MAX", 10**9)
+    _sheet_command(cli, tmp_path, "twenty-one")
+    assert len(list(folder.glob("render-*"))) == 1
+
+
+def test_a_second_print_in_a_fresh_process_loads_no_renderer(tmp_path):
+    import subprocess
+    import sys
+
+    probe = ("import sys; from rnwprint.cli import main; code = main(['sheet', 'rolling-espana', '-o', sys.argv[1]]); "
+             "print(code, [m for m in ('reportlab', 'PIL', 'shapely') if m in sys.modules])")
+    env = {**os.environ, "RNWPRINT_CACHE": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", probe, str(tmp_path / f"{i}.pdf")], capture_output=True, text=True,
+                           env=env, check=True).stdout.split("\n")[-2] for i in range(2)]
+    assert runs[0].startswith("0 ['reportlab'") and runs[1] == "0 []"
+    assert (tmp_path / "0.pdf").read_bytes() == (tmp_path / "1.pdf").read_bytes()
+
+
+def test_the_same_sheet_in_another_format_is_drawn_not_copied(cli, folder, tmp_path, monkeypatch):
+    _sheet_command(cli, tmp_path, "twenty-one")
+    monkeypatch.setattr("rnwprint.render.render", _no_drawing)
+    with pytest.raises(AssertionError, match="drew the sheet again"):
+        cli("sheet", "twenty-one", "-o", tmp_path / "x.svg")

@@ -2,20 +2,44 @@
 
 from __future__ import annotations
 
+import functools
 import pathlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from rnwprint.app import as_value
 from rnwprint.core.errors import RnwError
-from rnwprint.core.sheet import Sheet
+from rnwprint.core.sheet import Identity, Sheet
 
 
 @dataclass(frozen=True)
 class Printed:
-    sheets: list[Sheet]  # in page order (a PDF's copies one after another)
+    """A game's fresh sheets, named by their identities; each built (or read from the disk
+    cache) only when asked for, since a sheet printed before is not needed to print it again."""
+
+    game: object  # the Game
+    identities: list[Identity]  # in page order (a PDF's copies one after another)
     variants: list[str]  # the variants printed (labels of SVG/PNG pages)
     name: str  # the default file's name without its folder (GAME_VARIANT_LANG_PAGE.FORMAT)
+
+    def __len__(self) -> int:
+        return len(self.identities)
+
+    @functools.cached_property
+    def sheets(self) -> list[Sheet]:
+        built: dict[Identity, Sheet] = {}
+        for identity in self.identities:
+            if identity not in built:
+                built[identity] = _built(self.game, identity)
+        return [built[i] for i in self.identities]
+
+    def rendered(self, fmt: str) -> list[bytes]:
+        """render(self.sheets, fmt), kept on disk under the pages' identities (rnwprint.cache):
+        a sheet printed again with the same code, data and libraries is copied, not drawn again."""
+        from rnwprint.cache import rendered
+        from rnwprint.render import render
+
+        return rendered(fmt, [i.encode() for i in self.identities], lambda: render(self.sheets, fmt))
 
 
 @as_value
@@ -32,26 +56,24 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
         if g.seeded is None:
             raise RnwError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
         variants = [g.seeded(v, seed) for v in variants]
-    sheets = [_built(g, v, lang, page) for v in variants]
+    identities = [Identity(g.name, v, lang, page, g.layout_version) for v in variants]
     if fmt == "pdf":
-        sheets = [s for s in sheets for _ in range(copies)]
+        identities = [i for i in identities for _ in range(copies)]
     name = "all" if every else variants[0]
-    return Printed(sheets, variants, f"{g.name}_{name}_{lang}_{page}.{fmt}")
+    return Printed(g, identities, variants, f"{g.name}_{name}_{lang}_{page}.{fmt}")
 
 
-def _built(game, variant: str, lang: str, page: str) -> Sheet:
+def _built(game, identity: Identity) -> Sheet:
     """The game's sheet, read from the disk cache (rnwprint.cache) when an earlier process
     built it with this same code and data: a map sheet's layout and QR code are not made again."""
     from rnwprint.cache import sheet_of
-    from rnwprint.core.sheet import Identity
 
-    return sheet_of(Identity(game.name, variant, lang, page, game.layout_version),
-                    lambda: game.build(variant, lang, page))
+    return sheet_of(identity, lambda: game.build(identity.variant, identity.lang, identity.page))
 
 
 @as_value
-def written(sheets: list[Sheet], fmt: str, target: pathlib.Path, labels: list[str] | None = None, inputs=(),
-            done: Callable[[pathlib.Path], None] = lambda path: None) -> list[pathlib.Path] | RnwError:
+def written(sheets: list[Sheet] | Printed, fmt: str, target: pathlib.Path, labels: list[str] | None = None,
+            inputs=(), done: Callable[[pathlib.Path], None] = lambda path: None) -> list[pathlib.Path] | RnwError:
     """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
     output.page_paths; `labels` name the pages too); `done` is told each file as it is written.
     Every path is checked before anything is rendered or written; none may be an input."""
@@ -64,7 +86,7 @@ def written(sheets: list[Sheet], fmt: str, target: pathlib.Path, labels: list[st
                        "name a file, or use --format pdf", str(target))
     for path in paths:
         check_target(path, inputs)
-    blobs = render(sheets, fmt)
+    blobs = sheets.rendered(fmt) if isinstance(sheets, Printed) else render(sheets, fmt)
     for path, blob in zip(paths, blobs):
         write_atomic(path, blob, inputs)
         done(path)
