@@ -86,7 +86,10 @@ def _context(preload: list[str]):
     which imports `preload` itself and forks the workers from there."""
     if "cv2" not in sys.modules and sys.platform == "linux":  # fork elsewhere is unsafe with system libraries
         for module in preload:
-            importlib.import_module(module)
+            try:
+                importlib.import_module(module)
+            except ImportError:  # the photo reader not installed: typed-in files only
+                pass
         _one_thread()  # before OpenCV's first call here: it starts no threads then
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")

@@ -232,7 +232,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 click.echo(f"rnwprint: {path}: {note}", err=True)
             if target:
                 write_atomic(target, outcome.text.encode("utf-8"), photos)
-            if annotate:  # imported here: the pool's parent need not load OpenCV
+            if annotate:  # imported here: only --annotate draws the page
                 from rnwprint.photo.pipeline import annotate as annotated
 
                 write_atomic(annotate, annotated(outcome.result), photos)

@@ -76,10 +76,12 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     level = 0
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
-        from rnwprint.photo.pipeline import read_photo
-        from rnwprint.photo.read import DARK_PAPER
+        from rnwprint.photo import photo_reader
 
-        result = read_photo(path)
+        reader = photo_reader(str(path))  # an RnwError if numpy or OpenCV is not installed
+        from rnwprint.photo.light import DARK_PAPER
+
+        result = reader.read_photo(path)
         game = get_game(result.identity.game, str(path))
         entries = result.entries()
         unsure = tuple(result.unsure)

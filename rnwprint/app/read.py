@@ -20,13 +20,13 @@ def read_one(path: pathlib.Path, as_json: bool = False, keep: bool = False) -> R
     """One photo (maybe in a worker process); raises RnwError for a photo that cannot be read."""
     import json
 
-    from rnwprint.photo.pipeline import as_json as photo_json
-    from rnwprint.photo.pipeline import read_photo, typed_in_text
+    from rnwprint.photo import photo_reader
 
-    result = read_photo(path)
+    reader = photo_reader(str(path))
+    result = reader.read_photo(path)
     notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
-    line = json.dumps(photo_json(result), ensure_ascii=False) if as_json else ""
-    return Read(notes, typed_in_text(result), line, result if keep else None)
+    line = json.dumps(reader.as_json(result), ensure_ascii=False) if as_json else ""
+    return Read(notes, reader.typed_in_text(result), line, result if keep else None)
 
 
 def read_many(photos, jobs: int, as_json: bool = False, keep: bool = False):

@@ -1,7 +1,24 @@
 """Reading phone photos of printed sheets: locating the page, reading the cells, digit/mark classifier."""
 
+from rnwprint.core.errors import RnwError
 from rnwprint.core.report import ADVISED_PX_PER_MM, light_text
 from rnwprint.locale import t
+
+#: what reading a photo needs beyond rnwprint's own dependencies (the `photo` extra)
+NEEDS = ("numpy", "cv2")
+
+
+def photo_reader(where: str):
+    """The photo reader (rnwprint.photo.pipeline); RnwError naming `where` (the photo) if
+    numpy or OpenCV is not installed, as a plain `pip install rnwprint` leaves them out."""
+    try:
+        from rnwprint.photo import pipeline as reader
+    except ImportError as e:
+        if e.name not in NEEDS:
+            raise
+        raise RnwError(f"reading photos needs numpy and OpenCV, and {'OpenCV' if e.name == 'cv2' else e.name} "
+                       "is not installed: pip install 'rnwprint[photo]'", where) from None
+    return reader
 
 
 def too_coarse(px_per_mm: float) -> bool:
