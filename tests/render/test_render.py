@@ -118,27 +118,6 @@ def test_svg_is_valid_xml_in_millimetres(game):
             assert cell.id in texts
 
 
-
-@pytest.mark.parametrize("game", GAMES)
-def test_svg_is_written_as_elementtree_writes_svgwrites_drawing(game, monkeypatch):
-    """render_svg writes svgwrite's elements itself: the same text ElementTree would write,
-    escapes included (a title, a text and an attribute holding &, <, >, quotes and controls)."""
-    import dataclasses
-
-    from rnwprint.core.sheet import Text
-    from rnwprint.render import svg
-
-    g = GAMES[game]
-    built = g.build(g.default_variant, "en", "a4")
-    sheet = dataclasses.replace(built, title='Fish & <chips> "to go"',
-                                items=[*built.items, Text(20, 20, "a < b & c > \"d\"\tend", 9),
-                                       Text(20, 30, "an attribute escaped", 9, colour='#1"&<>\r\n\t')])
-    ours = svg.render_svg(sheet)
-    monkeypatch.setattr(svg, "_xml", lambda element, out: out.append(ET.tostring(element, encoding="unicode")))
-    assert ours == svg.render_svg(sheet)
-    assert ET.fromstring(ours).find("{http://www.w3.org/2000/svg}title").text == 'Fish & <chips> "to go"'
-
-
 def test_png_has_requested_resolution():
     g = GAMES["twenty-one"]
     (png,) = render([g.build("A", "en", "a4")], "png")
