@@ -134,7 +134,7 @@ def test_a_printed_file_is_drawn_again_when_a_renderer_library_changes(cli, fold
 def test_a_damaged_or_foreign_printed_entry_is_drawn_again(cli, folder, tmp_path):
     first = _sheet_command(cli, tmp_path, "twenty-one")
     (entry,) = folder.glob("render-*")
-    for junk in (b"damaged", pickle.dumps(["not bytes"]), pickle.dumps([])):
+    for junk in (b"damaged", pickle.dumps(["not bytes"]), pickle.dumps(["not bytes", first]), pickle.dumps([])):
         entry.write_bytes(junk)
         assert _sheet_command(cli, tmp_path, "twenty-one") == first
     assert pickle.loads(entry.read_bytes()) == [first]
@@ -167,3 +167,16 @@ def test_the_same_sheet_in_another_format_is_drawn_not_copied(cli, folder, tmp_p
     monkeypatch.setattr("rnwprint.render.render", _no_drawing)
     with pytest.raises(AssertionError, match="drew the sheet again"):
         cli("sheet", "twenty-one", "-o", tmp_path / "x.svg")
+
+
+def test_the_oldest_entries_go_beyond_the_limit_and_nothing_else_in_the_folder(folder, monkeypatch):
+    import time
+
+    monkeypatch.setattr(cache, "ENTRIES", 2)
+    folder.mkdir(parents=True)
+    (folder / "notes.txt").write_text("mine")
+    for name in ("a", "b", "c"):
+        cache.cached("print", name, lambda: name.encode(), lambda v: v, lambda d: d)
+        time.sleep(0.01)  # modification times in order
+    kept = sorted(p.name for p in folder.iterdir())
+    assert kept == sorted(["notes.txt", cache._path("print", "b").name, cache._path("print", "c").name])
