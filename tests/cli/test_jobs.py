@@ -123,3 +123,12 @@ def test_typed_in_files_are_audited_with_two_jobs_where_the_photo_reader_is_not_
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     assert [json.loads(line)["source"] for line in done.stdout.splitlines()] == [str(f) for f in files]
+
+
+def test_two_jobs_run_in_worker_processes_and_one_job_in_this_one():
+    import os
+
+    here = str(os.getpid())  # os.readlink("/proc/self") names the process that calls it
+    assert [out for _, out in batch.Ordered(os.readlink, ["/proc/self"] * 2, 1)] == [here, here]
+    two = [out for _, out in batch.Ordered(os.readlink, ["/proc/self"] * 4, 2)]
+    assert len(two) == 4 and here not in two and all(out.isdigit() for out in two)
