@@ -80,11 +80,15 @@ class Ordered:
 
 def _context(preload: list[str]):
     """How the workers start. Forked from this process, which imports `preload` first, when
-    it has not loaded OpenCV yet (a command line's process): they start with it all loaded,
-    at no cost but the fork. A forked copy of a process whose OpenCV threads ran can hang,
-    so a process that has used OpenCV (a test, a notebook) starts a fork server instead,
-    which imports `preload` itself and forks the workers from there."""
-    if "cv2" not in sys.modules and sys.platform == "linux":  # fork elsewhere is unsafe with system libraries
+    it runs one thread and has not loaded OpenCV yet (a command line's process): they start
+    with it all loaded, at no cost but the fork. A forked copy of a process whose other
+    threads (OpenCV's among them) ran can hang, so any other process (a test, a notebook, a
+    server) starts a fork server instead, which imports `preload` itself and forks the
+    workers from there."""
+    import threading
+
+    alone = threading.active_count() == 1 and "cv2" not in sys.modules
+    if alone and sys.platform == "linux":  # fork elsewhere is unsafe with system libraries
         for module in preload:
             try:
                 importlib.import_module(module)

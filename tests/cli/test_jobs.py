@@ -132,3 +132,11 @@ def test_two_jobs_run_in_worker_processes_and_one_job_in_this_one():
     assert [out for _, out in batch.Ordered(os.readlink, ["/proc/self"] * 2, 1)] == [here, here]
     two = [out for _, out in batch.Ordered(os.readlink, ["/proc/self"] * 4, 2)]
     assert len(two) == 4 and here not in two and all(out.isdigit() for out in two)
+
+
+def test_a_process_running_other_threads_starts_a_fork_server():
+    probe = ("import sys, threading; from rnwprint.batch import _context, PRELOAD; stop = threading.Event(); "
+             "threading.Thread(target=stop.wait).start(); "
+             "print(_context(list(PRELOAD)).get_start_method(), 'cv2' in sys.modules); stop.set()")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["forkserver", "False"]
