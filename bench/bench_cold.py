@@ -40,7 +40,7 @@ ONE_THREAD = {var: "1" for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "M
 MAKE = """
 import pathlib, sys
 from rnwprint.games import GAMES
-from support import synth  # tests/support, on sys.path through common
+from support import synth  # tests/support: on PYTHONPATH (maker_environment)
 out = pathlib.Path(sys.argv[1])
 for seed, name in enumerate(sys.argv[2:], start=3000):
     game = GAMES[name]
@@ -54,6 +54,15 @@ def environment(code: str | None) -> dict[str, str]:
     env = {**os.environ, **ONE_THREAD}
     if code:
         env["PYTHONPATH"] = code
+    return env
+
+
+def maker_environment(code: str | None) -> dict[str, str]:
+    """environment(code), with this checkout's tests/ on the path: the photos are made by its
+    test-photo generator (tests/support/synth.py), whichever rnwprint reads them."""
+    env = environment(code)
+    tests = str(pathlib.Path(__file__).resolve().parent.parent / "tests")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [code, tests]))
     return env
 
 
@@ -115,7 +124,7 @@ def main() -> None:
         for name, code in codes.items():
             folders[name] = pathlib.Path(tmp, name)
             folders[name].mkdir()
-            subprocess.run([sys.executable, "-c", MAKE, str(folders[name]), *args.sheets], env=environment(code), check=True,
+            subprocess.run([sys.executable, "-c", MAKE, str(folders[name]), *args.sheets], env=maker_environment(code), check=True,
                            cwd=NEUTRAL)
         results = {name: {sheet: [] for sheet in args.sheets} for name in codes}
         bare, imports = [], {name: [] for name in codes}
