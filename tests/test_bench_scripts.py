@@ -1,0 +1,28 @@
+"""The benchmark scripts that run rnwprint in processes of their own still run: BENCHMARKS'
+figures come from them, and what a subprocess imports is not checked by importing them."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+
+BENCH = pathlib.Path(__file__).resolve().parent.parent / "bench"
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True,
+                          check=False, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_bench_cold_times_a_cold_read_stage_by_stage():
+    out = run("bench_cold.py", "--rounds", "1", "--sheets", "twenty-one")
+    row = next(line.split() for line in out.splitlines() if line.strip().startswith("twenty-one"))
+    assert len(row) == 13 and float(row[-1]) > 0  # the sheet, the process, outside, nine stages and the total
+
+
+def test_bench_pool_start_times_the_workers_start():
+    out = run("bench_pool_start.py", "--rounds", "1")
+    assert "pool of 2 workers to its first results" in out
