@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tools"))
 from common import machine, median_ms  # noqa: E402
 
-import train_digits  # noqa: E402  (synthetic crosses, the same generator as training, other seeds)
+import digits_data  # noqa: E402  (synthetic crosses, the same generator as training, other seeds)
 from rnwprint.photo import digits as D  # noqa: E402
 from support import synth  # noqa: E402  (tests/support, on sys.path through common)
 from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
@@ -31,7 +31,7 @@ from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
 THRESHOLDS = (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 ONE_TO_SIX = "123456X"
 DIGITS = "0123456789"
-CROSS_SEED = 777  # training used train_digits.SEED + 1
+CROSS_SEED = 777  # training used digits_data.SEED + 1
 #: (digit height, pen width) in px, as the photo generator writes a digit into a cell
 PENS = ((60, 4.0), (60, 2.5), (30, 2.0), (16, 1.2))
 
@@ -73,7 +73,7 @@ def font_digits() -> tuple[list[np.ndarray], np.ndarray] | None:
             ImageDraw.Draw(im).text((40, 20), str(d), fill=255, font=font)
             a = np.asarray(im, np.float32) / 255
             for _ in range(4):
-                b = train_digits._warp(a, train_digits._affine(rng, 8, 0.1, 0.2), 200)
+                b = digits_data._warp(a, digits_data._affine(rng, 8, 0.1, 0.2), 200)
                 crops.append(cv2.GaussianBlur(b, (0, 0), rng.uniform(0.5, 1.5)))
                 truth.append(str(d))
     return crops, np.array(truth)
@@ -132,7 +132,7 @@ def main() -> None:
 
     pen_written(images, labels)
 
-    crosses = train_digits.synthetic_crosses(1000, CROSS_SEED)
+    crosses = digits_data.synthetic_crosses(1000, CROSS_SEED)
     px = D.probabilities_of_images(crosses)
     xpred, xconf = restricted(px, ONE_TO_SIX)
     print(f"\nsynthetic crosses (seed {CROSS_SEED}, not the training seed): {len(crosses)}")
