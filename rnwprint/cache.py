@@ -84,14 +84,14 @@ def load(kind: str, name: str, loads):
         return None
 
 
-def cached(kind: str, name: str, make, dumps, loads):
-    """loads() of the entry (kind, name) if there is one, else make(), stored as dumps() of it.
-    Whatever make() raises is raised (and nothing stored)."""
+def cached(kind: str, name: str, make, dumps, loads, keep=lambda value: True):
+    """loads() of the entry (kind, name) if there is one, else make(), stored as dumps() of it
+    if keep(it). Whatever make() raises is raised (and nothing stored)."""
     value = load(kind, name, loads)
     if value is None:
         value = make()
         path = _path(kind, name)
-        if path is not None:
+        if path is not None and keep(value):
             _store(path, dumps(value))
     return value
 
@@ -101,14 +101,14 @@ def rendered(fmt: str, names: list[str], make) -> list[bytes]:
     kept on disk under those names and the installed renderers' files, if not too large."""
     import pickle
 
-    name = "\n".join([fmt, *names, *map(_library, RENDERERS)])
-    blobs = load("render", name, pickle.loads)
-    if not (isinstance(blobs, list) and blobs and all(isinstance(b, bytes) for b in blobs)):
-        blobs = make()
-        path = _path("render", name)
-        if path is not None and sum(map(len, blobs)) <= RENDERED_MAX:
-            _store(path, pickle.dumps(blobs))
-    return blobs
+    def files(data: bytes) -> list[bytes]:
+        blobs = pickle.loads(data)
+        if not (isinstance(blobs, list) and blobs and all(isinstance(b, bytes) for b in blobs)):
+            raise ValueError("not a list of printed files")  # a damaged or foreign entry: drawn again
+        return blobs
+
+    return cached("render", "\n".join([fmt, *names, *map(_library, RENDERERS)]), make, pickle.dumps, files,
+                  keep=lambda blobs: sum(map(len, blobs)) <= RENDERED_MAX)
 
 
 def _library(name: str) -> str:

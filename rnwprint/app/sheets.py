@@ -27,10 +27,7 @@ class Printed:
 
     @functools.cached_property
     def sheets(self) -> list[Sheet]:
-        built: dict[Identity, Sheet] = {}
-        for identity in self.identities:
-            if identity not in built:
-                built[identity] = _built(self.game, identity)
+        built = {i: _built(self.game, i) for i in dict.fromkeys(self.identities)}  # copies: built once
         return [built[i] for i in self.identities]
 
     def rendered(self, fmt: str) -> list[bytes]:
