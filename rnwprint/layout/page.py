@@ -40,26 +40,26 @@ def page_size(page: str, landscape: bool) -> tuple[float, float]:
 
 @functools.lru_cache(maxsize=256)
 def qr_rows(payload: str) -> tuple[str, ...]:
-    """The identity QR code's modules (made once per payload in a process: choosing the mask
-    is most of the time a sheet takes to build): version 3 (29 modules) for every payload it holds,
-    else the smallest version that holds it at error level M, up to MAX_QR_VERSION.
+    """The identity QR code's modules (made once per payload in a process): version 3 (29
+    modules) for every payload it holds, else the smallest version that holds it at error
+    level M, up to MAX_QR_VERSION.
 
     The module stays QR_MODULE wide whatever the version (the reader needs about 2 px per
     module: a 1 MP photo), so a longer payload makes a bigger code, grown upwards from the
     bottom margin; ValueError past QR_MAX_BYTES."""
-    import segno
+    from rnwprint.layout.qr_mask import qr_code
 
-    # segno picks the mask that reads best (about 3 ms); a fixed mask saved that time but left
-    # some payloads unreadable at low resolution. Version 3 takes error level L past 42 bytes
+    # the mask that reads best, as segno chooses it (a fixed mask saved that time but left
+    # some payloads unreadable at low resolution). Version 3 takes error level L past 42 bytes
     # (53 at most), as every sheet printed so far did.
     size = len(payload.encode("utf-8"))
     if size > QR_MAX_BYTES:
         raise ValueError(f"identity too long for the QR code ({size} bytes; at most {QR_MAX_BYTES}): {payload!r}")
     if size <= 53:
-        qr = segno.make(payload, error="m" if size <= 42 else "l", micro=False, boost_error=False, version=3)
+        _, matrix = qr_code(payload, error="m" if size <= 42 else "l", micro=False, boost_error=False, version=3)
     else:
-        qr = segno.make(payload, error="m", micro=False, boost_error=False)
-    return tuple("".join("1" if v else "0" for v in row) for row in qr.matrix)
+        _, matrix = qr_code(payload, error="m", micro=False, boost_error=False)
+    return tuple("".join("1" if v else "0" for v in row) for row in matrix)
 
 
 QR_SIZE = 29 * QR_MODULE  # version 3: every built-in sheet's identity fits

@@ -71,6 +71,15 @@ def build(variant: str, lang: str, page: str) -> Sheet:
         tower, descending, builtin = parse_variant(variant)
     except ValueError as e:
         raise RnwError(str(e), "--variant") from None
+    return _build(variant, tower, descending, builtin, lang, page)
+
+
+def build_tower(tower: Tower, lang: str, page: str, descending: bool = False) -> Sheet:
+    """The sheet of a custom tower (checked playable first)."""
+    return _build(custom_variant_name(tower.check(), descending), tower, descending, None, lang, page)
+
+
+def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, lang: str, page: str) -> Sheet:
     identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
     if len(identity.encode().encode()) > QR_MAX_BYTES:
         most = len(variant) - (len(identity.encode().encode()) - QR_MAX_BYTES) - len(CUSTOM + (DESC if descending else ""))
@@ -267,9 +276,6 @@ def _label(tower: Tower, i: int, lang: str) -> str:
     return "; ".join(parts)
 
 
-def build_tower(tower: Tower, lang: str, page: str, descending: bool = False) -> Sheet:
-    """The sheet of a custom tower (checked playable first)."""
-    return build(custom_variant_name(tower.check(), descending), lang, page)
 
 def build_sheets(towers: list[Tower], lang: str, page: str, descending: bool = False,
                  progress=None, workers: int | None = None) -> list[Sheet]:

@@ -178,12 +178,16 @@ class Tower:
 
     def problems(self) -> list[str]:
         """Why the tower cannot be played, one sentence each naming the squares; [] if it can."""
+        return list(self._problems)
+
+    @functools.cached_property
+    def _problems(self) -> tuple[str, ...]:
         ids = self.ids
         out = []
         for a, b in self._relations[2]:
             out.append(f"squares {ids[a]} and {ids[b]} overlap")
         if out:
-            return out
+            return tuple(out)
         if len(self.squares) > 1:
             parts = _components(len(self.squares), [(a, b) for a, sup in enumerate(self.supports) for b in sup]
                                 + [(a, b) for a, bes in enumerate(self.beside) for b in bes])
@@ -196,7 +200,7 @@ class Tower:
         if never:
             out.append(f"can never be written: {_names(ids, never)} (an overhang needs a square beside it, "
                        "a square resting on others needs all of them)")
-        return out
+        return tuple(out)
 
     def reachable(self) -> list[bool]:
         """Which squares can ever become writable, starting from an empty tower."""
