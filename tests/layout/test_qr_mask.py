@@ -20,7 +20,7 @@ def _payloads(seed: int, count: int):
     for _ in range(count):
         alphabet = rng.choice(ALPHABETS)
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 150)))
-        yield text, dict(error=rng.choice("lmqh"), micro=False, boost_error=rng.random() < 0.2)
+        yield text, {"error": rng.choice("lmqh"), "micro": False, "boost_error": rng.random() < 0.2}
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -21,11 +21,6 @@ def rating(tower: Tower, descending: bool) -> tower_sim.Rating:
     return _RATINGS[key]
 
 
-def _rate_one(job: tuple[tuple, bool]) -> tower_sim.Rating:
-    squares, descending = job
-    return tower_sim.rate(Tower(squares), descending)
-
-
 def rating_line(label: str, tower: Tower, descending: bool, games: int, lang: str = "en") -> str:
     r = tower_sim.rate(tower, descending, games)
     return t(lang, "roll-to-the-top.rating", label=label, squares=counted(lang, "squares", len(tower)),

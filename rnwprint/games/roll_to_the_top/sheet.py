@@ -4,11 +4,12 @@ to fill the page."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator, Sequence
 
 from rnwprint.core.errors import RnwError
 from rnwprint.fonts import PT, text_width, wrap
 from rnwprint.games.roll_to_the_top import sim as tower_sim
-from rnwprint.games.roll_to_the_top.difficulty import _RATINGS, _rate_one, rating
+from rnwprint.games.roll_to_the_top.difficulty import rating
 from rnwprint.games.roll_to_the_top.game import (
     CUSTOM,
     DESC,
@@ -278,34 +279,62 @@ def _label(tower: Tower, i: int, lang: str) -> str:
 
 
 def build_sheets(towers: list[Tower], lang: str, page: str, descending: bool = False,
-                 progress=None, workers: int | None = None) -> list[Sheet]:
-    """A sheet per tower. For many towers the ratings (most of the work) are simulated on
-    the other processors while this one lays out the sheets; the result is the same.
+                 progress=None, workers: int | None = None) -> Sequence[Sheet]:
+    """A sheet per tower, in order. Many towers are rated and laid out on every processor at
+    once (a tower's sheet depends on the tower alone, so the sheets are the same), and the
+    sequence fills as they arrive: a PDF draws the first pages while the others are built.
 
     `progress(n)` is called as sheets are done.
     """
     import os
 
     workers = workers if workers is not None else (os.cpu_count() or 1)
-    todo = [t for t in dict.fromkeys(towers) if (t, descending) not in _RATINGS]
-    if workers <= 1 or len(todo) < 40:
-        return _layout(towers, lang, page, descending, progress, set(), iter(()))
+    if workers <= 1 or len(towers) < 40:
+        return [_done(build_tower(tower, lang, page, descending), progress) for tower in towers]
+    jobs = [(t.squares, lang, page, descending) for t in towers]
+    return _Arriving(len(jobs), _built_elsewhere(jobs, min(workers, 8), progress))
+
+
+def _built_elsewhere(jobs: list, workers: int, progress) -> Iterator[Sheet]:
     import concurrent.futures
     import multiprocessing
+    import os
 
     context = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
-    with concurrent.futures.ProcessPoolExecutor(min(workers, 8), mp_context=context) as pool:
-        ratings = pool.map(_rate_one, [(t.squares, descending) for t in todo], chunksize=10)
-        return _layout(towers, lang, page, descending, progress, set(todo), iter(ratings))
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+    try:
+        for sheet in pool.map(_build_one, jobs, chunksize=10):
+            yield _done(sheet, progress)
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
-def _layout(towers, lang, page, descending, progress, rated_elsewhere, ratings) -> list[Sheet]:
-    """Build the sheets in order, taking each rating from `ratings` as it arrives."""
-    sheets = []
-    for tower in towers:
-        if tower in rated_elsewhere and (tower, descending) not in _RATINGS:
-            _RATINGS[(tower, descending)] = next(ratings)
-        sheets.append(build_tower(tower, lang, page, descending))
-        if progress:
-            progress(1)
-    return sheets
+def _build_one(job: tuple[tuple, str, str, bool]) -> Sheet:
+    squares, lang, page, descending = job
+    return build_tower(Tower(squares), lang, page, descending)
+
+
+def _done(sheet: Sheet, progress) -> Sheet:
+    if progress:
+        progress(1)
+    return sheet
+
+
+class _Arriving(Sequence):
+    """Sheets taken from `arriving` in order, as far as they are asked for."""
+
+    def __init__(self, count: int, arriving: Iterator[Sheet]):
+        self._count, self._arriving, self._got = count, arriving, []
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(self._count))]
+        k = index + self._count if index < 0 else index
+        if not 0 <= k < self._count:
+            raise IndexError(index)
+        while len(self._got) <= k:
+            self._got.append(next(self._arriving))
+        return self._got[k]

@@ -138,11 +138,49 @@ def test_custom_tower_sheets_carry_a_readable_identity():
 
 def test_sheets_on_several_processors_are_the_same():
     towers = rtt.random_towers(5, 40, squares=8)
-    many = build_sheets(towers, "en", "a4", workers=2)
+    calls = []
+    many = build_sheets(towers, "en", "a4", progress=calls.append, workers=2)
     for t in towers:
         _RATINGS.pop((t, False), None)
     one = build_sheets(towers, "en", "a4", workers=1)
     assert [s.items for s in many] == [s.items for s in one]
+    assert [s.identity for s in many] == [s.identity for s in one]
+    assert calls == [1] * 40
+    assert len(many) == 40 and many[-1] is many[39] and many[5:7] == [many[5], many[6]]
+
+
+def test_sheets_on_several_processors_arrive_in_order_as_asked(monkeypatch):
+    """The sequence fills as far as it is read, so a PDF draws while the rest are built."""
+    towers = rtt.random_towers(6, 45, squares=8)
+    calls = []
+    many = build_sheets(towers, "en", "a4", progress=calls.append, workers=2)
+    assert len(many) == 45 and calls == []
+    assert many[2].identity == build_tower(towers[2], "en", "a4").identity
+    assert calls == [1, 1, 1]
+    with pytest.raises(IndexError):
+        many[45]
+
+
+def test_a_tower_failing_on_another_processor_fails_the_print(monkeypatch, cli, tmp_path):
+    from rnwprint.games.roll_to_the_top import sheet as rtt_sheet
+    from rnwprint.games.roll_to_the_top.tower import TowerError
+
+    towers = rtt.random_towers(1, 50, squares=30)
+    real = rtt_sheet.build_tower
+
+    def failing(tower, *args):  # the workers are forked from this process: they fail too
+        if tower == towers[30]:
+            raise TowerError("too intricate for the sheet's QR code", "tower")
+        return real(tower, *args)
+
+    monkeypatch.setattr(rtt_sheet, "build_tower", failing)
+    many = build_sheets(towers, "en", "a4", workers=2)
+    assert many[29].identity.game == "roll-to-the-top"
+    with pytest.raises(TowerError, match="too intricate"):
+        many[30]
+    out = tmp_path / "t.pdf"
+    result = cli("tower", "--random", "--count", "50", "-o", out)
+    assert result.code == 2 and "too intricate" in result.err and not out.exists()
 
 
 def test_sheet_command_takes_descending_and_custom_variants(cli, tmp_path):
