@@ -10,7 +10,8 @@ NEEDS = ("numpy", "cv2")
 
 def photo_reader(where: str):
     """The photo reader (rnwprint.photo.pipeline); RnwError naming `where` (the photo) if
-    numpy or OpenCV is not installed, as a plain `pip install rnwprint` leaves them out."""
+    numpy or OpenCV is not installed (a plain `pip install rnwprint` leaves OpenCV out; numpy
+    comes with it, but a broken install may lack it)."""
     try:
         from rnwprint.photo import pipeline as reader
     except ImportError as e:

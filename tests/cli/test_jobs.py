@@ -118,7 +118,7 @@ def test_forked_workers_print_what_one_process_prints(photos, broken):
 
 def test_typed_in_files_are_audited_with_two_jobs_where_the_photo_reader_is_not_installed(write):
     files = [write(f"{name}.toml", f'game = "twenty-one"\n[cells]\nR1C1 = {n}\n') for name, n in (("b", 9), ("a", 4))]
-    probe = ("import sys; sys.modules['numpy'] = None; from rnwprint.cli import main; "
+    probe = ("import sys; sys.modules['cv2'] = None; from rnwprint.cli import main; "
              f"sys.exit(main(['audit', '--jobs', '2', '--json', {str(files[0])!r}, {str(files[1])!r}]))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=120)
     assert done.returncode in (0, 1), done.stderr
