@@ -3,6 +3,7 @@ carry a decodable identity and four findable fiducials, and are byte-identical t
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import xml.etree.ElementTree as ET
 
@@ -16,7 +17,7 @@ from rnwprint.games import GAMES
 from rnwprint.layout.page import MARGIN, PAGE_SIZES
 from rnwprint.render import render
 from rnwprint.render.png import render_image
-from rnwprint.core.sheet import IDENTITY, MARKER, Identity
+from rnwprint.core.sheet import IDENTITY, MARKER, Identity, Rect, Style, Text
 
 from conftest import FORMATS, LANGS, PAGES, pdf_limit
 
@@ -116,6 +117,23 @@ def test_svg_is_valid_xml_in_millimetres(game):
     for cell in sheet.cells.values():
         if cell.kind == "number":
             assert cell.id in texts
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_svg_is_what_svgwrite_and_elementtree_write(game):
+    """render_svg writes svgwrite's elements itself: character for character what
+    ElementTree writes of svgwrite's get_xml(), here for every sheet of each game (both
+    languages and page sizes) and for texts holding what XML must escape."""
+    from rnwprint.render.svg import _drawing, render_svg
+
+    g = GAMES[game]
+    sheets = [g.build(v, lang, page) for v in g.variants[:3] for lang in LANGS for page in PAGES]
+    odd = dataclasses.replace(sheets[0], items=[*sheets[0].items, Text(20, 30, "", 9, bold=True, anchor=""),
+                                                Rect(5, 5, 9, 9, Style(fill='url("#a")&<b>', stroke="\t#000")),
+                                                Text(20, 20, 'a & b < c > d "e" \\t\tf\r\ng ñ €', 9, "#123456", anchor="middle")])
+    for sheet in [*sheets, odd]:
+        expected = ET.tostring(_drawing(sheet).get_xml(), encoding="unicode")
+        assert render_svg(sheet).decode("utf-8") == f'<?xml version="1.0" encoding="utf-8" ?>\n{expected}\n'
 
 
 def test_png_has_requested_resolution():
