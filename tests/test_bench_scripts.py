@@ -26,3 +26,8 @@ def test_bench_cold_times_a_cold_read_stage_by_stage():
 def test_bench_pool_start_times_the_workers_start():
     out = run("bench_pool_start.py", "--rounds", "1")
     assert "pool of 2 workers to its first results" in out
+
+
+def test_bench_png_times_a_preview_against_lanczos():
+    out = run("bench_png.py", "--rounds", "1")
+    assert sum("(Lanczos, as before:" in line for line in out.splitlines()) == 3

@@ -136,6 +136,18 @@ def test_svg_is_what_svgwrite_and_elementtree_write(game):
         assert render_svg(sheet).decode("utf-8") == f'<?xml version="1.0" encoding="utf-8" ?>\n{expected}\n'
 
 
+def test_png_pixels_are_the_mean_of_those_drawn():
+    """Drawn at twice the size, each pixel is the mean of the four drawn; the photo
+    generator's Lanczos is kept apart; a size that does not halve exactly is fitted."""
+    g = GAMES["rolling-america"]
+    sheet = g.build(g.default_variant, "en", "a4")
+    fast, box, lanczos = (np.asarray(render_image(sheet, 150, f), np.int16) for f in (None, Image.BOX, Image.LANCZOS))
+    assert fast.shape == box.shape == lanczos.shape == (1240, 1754, 3)
+    assert np.abs(fast - box).max() <= 1  # 2480 x 3508 drawn: the mean of each 2 x 2, to the rounding
+    assert np.abs(fast - lanczos).max() > 10  # not the photo generator's
+    assert render_image(sheet, 97.3).size == (1138, 804)  # 2275 x 1609 drawn: 1138 x 805 halved, fitted to 1138 x 804
+
+
 def test_png_has_requested_resolution():
     g = GAMES["twenty-one"]
     (png,) = render([g.build("A", "en", "a4")], "png")

@@ -133,13 +133,15 @@ class _PageCache:
         self.entries: dict[tuple[int, int], tuple[weakref.ref, np.ndarray]] = {}
 
     def get(self, sheet: Sheet, dpi: int) -> np.ndarray:
+        from PIL import Image
+
         from rnwprint.render.png import render_image
 
         key = (id(sheet), dpi)
         hit = self.entries.get(key)
         if hit is not None and hit[0]() is sheet:
             return hit[1]
-        page = np.asarray(render_image(sheet, dpi).convert("RGB")).copy()
+        page = np.asarray(render_image(sheet, dpi, Image.LANCZOS).convert("RGB")).copy()
         self.entries = {k: v for k, v in self.entries.items() if v[0]() is not None}
         if len(self.entries) > 8:
             self.entries.pop(next(iter(self.entries)))
