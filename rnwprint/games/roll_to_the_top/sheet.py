@@ -277,7 +277,6 @@ def _label(tower: Tower, i: int, lang: str) -> str:
     return "; ".join(parts)
 
 
-
 def build_sheets(towers: list[Tower], lang: str, page: str, descending: bool = False,
                  progress=None, workers: int | None = None) -> Sequence[Sheet]:
     """A sheet per tower, in order. Many towers are rated and laid out on every processor at
