@@ -62,6 +62,10 @@ def _matrices(seed: int, n: int) -> np.ndarray:
         m[rng.random((n, n)) < 0.01 * (k % 3)] += 2
         if k == 0:  # two runs end to end, light on the outer sides: segno counts both
             m[n // 2, :21] = [0, 0, 0, 0] + [1, 0, 1, 1, 1, 0, 1] * 2 + [0, 0, 0]
+        # end to end and both counted, in a line where two more overlap (so the scan is followed)
+        line = [0, 0, 0, 0] + [1, 0, 1, 1, 1, 0, 1] * 2 + [0, 0, 0, 0] + [1, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1]
+        if k == 1 and n >= len(line):
+            m[n // 2, :len(line)] = line
         out.append(m)
     return np.stack(out)
 
