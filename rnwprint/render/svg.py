@@ -27,8 +27,7 @@ FONT_FAMILY = "Bitstream Vera Sans, DejaVu Sans, Verdana, sans-serif"
 
 def _n(v: float) -> str:
     """Millimetres to 1/100 mm, without trailing zeros."""
-    text = f"{v:.2f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return f"{v:.2f}".rstrip("0").rstrip(".")  # "inf" and "nan" have no zeros to lose
 
 
 def _paint(style: Style, closed: bool = True) -> dict[str, str]:
@@ -118,8 +117,11 @@ def _element(drawing: svgwrite.Drawing, item):
     if isinstance(item, Circle):
         return drawing.circle(center=(_n(item.cx), _n(item.cy)), r=_n(item.r), **_paint(item.style))
     if isinstance(item, Matrix):
-        m = item.module
-        d = "".join(f"M{_n(item.x + start * m)} {_n(item.y + r * m)}h{_n(length * m)}v{_n(m)}h-{_n(length * m)}Z"
+        m, n = item.module, len(item.rows[0])
+        # each number written once: a QR code's runs share their columns, rows and lengths
+        xs, ys = [_n(item.x + k * m) for k in range(n)], [_n(item.y + k * m) for k in range(len(item.rows))]
+        lengths, side = [_n(k * m) for k in range(n + 1)], _n(m)
+        d = "".join(f"M{xs[start]} {ys[r]}h{lengths[length]}v{side}h-{lengths[length]}Z"
                     for r, row in enumerate(item.rows) for start, length in dark_runs(row))
         return drawing.path(d=d, fill=item.colour, shape_rendering="crispEdges")
     raise TypeError(f"cannot draw {item!r}")
