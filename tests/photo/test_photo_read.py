@@ -202,7 +202,7 @@ def test_a_photo_too_coarse_to_read_well_says_so(megapixels, coarse, cli, tmp_pa
     assert ("# Note: The photo sees the page at" in (tmp_path / "read.toml").read_text()) == coarse
     audited = cli("audit", path, "--lang", "es")
     assert ("acércate" in audited.out) == coarse
-    assert ("se leen bien desde 4 px/mm" in audited.out) == coarse  # the advised resolution, with its unit
+    assert ("lo escrito se lee bien desde 4 px/mm" in audited.out) == coarse  # the advised resolution, with its unit
     report = json.loads(cli("audit", path, "--json").out)
     assert ("coarse_photo_px_per_mm" in report) == coarse
 

@@ -59,6 +59,18 @@ def test_read_writes_a_typed_in_file_the_audit_takes(photographed, cli, tmp_path
     assert cli("audit", tmp_path / "read.toml").code in (0, 1)
 
 
+def test_a_coarse_photo_of_the_map_says_so_without_speaking_of_digits(tmp_path):
+    sheet = CATAN.build("map", "en", "a4")
+    _, marks = pencil_game(33, sheet)
+    path = tmp_path / "coarse.jpg"
+    path.write_bytes(make_photo(sheet, marks, seed=33, megapixels=1.5))
+    result = read_photo(path)
+    assert result.too_coarse
+    assert "what is written on it reads well from 4 px/mm" in result.advice()
+    assert "lo escrito se lee bien desde 4 px/mm" in result.advice("es")
+    assert "digit" not in result.advice() and "dígito" not in result.advice("es")
+
+
 def test_a_pencil_fill_covers_more_than_a_dot_and_keeps_its_hue():
     sheet = CATAN.build("map", "en", "a4")
     page = np.full((int(sheet.height * 8), int(sheet.width * 8), 3), 255, np.uint8)
