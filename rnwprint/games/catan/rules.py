@@ -140,6 +140,11 @@ def longest_roads(board: Board, colour: str) -> int:
     return max((len(g) for g in _groups(roads, links)), default=0)
 
 
+def colour_name(colour: str, lang: str) -> str:
+    """A pencil colour as a report names it: "verde" in Spanish for the file's "green"."""
+    return t(lang, f"catan.colour_{colour}").lower()
+
+
 def _check_networks(board: Board, colour: str, lang: str, violations: list[Violation]) -> None:
     rim = geo.island().rim
     groups = networks(board, colour)
@@ -147,15 +152,15 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
     main = max(started or groups, key=len)  # the first of the largest (groups come sorted)
     if not started:
         towns = [n for n in main if n[0] == "V"] or main
-        violations.append(Violation("start", tuple(towns), t(lang, "catan.start", colour=colour,
+        violations.append(Violation("start", tuple(towns), t(lang, "catan.start", colour=colour_name(colour, lang),
                                                              cells=", ".join(towns))))
     for g in groups:
         if g is main:
             continue
         if len(g) == 1 and g[0][0] == "E":
-            violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=colour, cell=g[0])))
+            violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=colour_name(colour, lang), cell=g[0])))
         else:
-            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=colour,
+            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=colour_name(colour, lang),
                                                                      cells=", ".join(g), first=main[0])))
 
 
@@ -164,7 +169,7 @@ def _check_halls(board: Board, lang: str, violations: list[Violation]) -> None:
     for tid, colour in sorted(board.halls.items()):
         own = [v for v in island.terrain_corners[tid] if board.corners.get(v, ("",))[0] == colour]
         if len(own) < 2:
-            violations.append(Violation("town-hall", (tid, *own), t(lang, "catan.town_hall", cell=tid, colour=colour,
+            violations.append(Violation("town-hall", (tid, *own), t(lang, "catan.town_hall", cell=tid, colour=colour_name(colour, lang),
                                                                     count=len(own))))
 
 
@@ -226,12 +231,12 @@ class CatanReport(Report):
             r = d["players"][c]
             parts = ", ".join(f"{t(lang, PART_LABEL[k])} {v}" for k, v in r["points"].items() if v)
             key = "catan.player_points_1" if r["total"] == 1 else "catan.player_points"
-            lines.append(t(lang, key, colour=c, total=r["total"], parts=parts or "-"))
-        names = {a: who or t(lang, "catan.nobody") for a, who in d["awards"].items()}
+            lines.append(t(lang, key, colour=colour_name(c, lang), total=r["total"], parts=parts or "-"))
+        names = {a: colour_name(who, lang) if who else t(lang, "catan.nobody") for a, who in d["awards"].items()}
         lines.append(t(lang, "catan.awards", **names))
         if d["winners"]:
             key = "catan.winner" if len(d["winners"]) == 1 else "catan.winners"
-            lines.append(t(lang, key, colours=", ".join(d["winners"])))
+            lines.append(t(lang, key, colours=", ".join(colour_name(c, lang) for c in d["winners"])))
         return "\n".join(lines)
 
 

@@ -272,7 +272,10 @@ def test_text_and_json_reports(cli, write):
     assert data["violations"] == [{"rule": "road", "cells": ["E60"], "message": data["violations"][0]["message"]}]
     assert data["details"]["players"]["red"]["total"] == 8 and data["details"]["winners"] == ["blue"]
     spanish = cli("audit", path, "--lang", "es").out
-    assert "Gana: blue" in spanish and "carretera" in spanish
+    # the file's colours named in the report's language; the JSON keeps the file's
+    assert "Gana: azul" in spanish and "E60: la carretera del jugador rojo no toca" in spanish
+    assert "azul: 9 puntos" in spanish and "Más caballeros: rojo; más carreteras unidas: azul" in spanish
+    assert "blue" not in spanish  # ("red" is a Spanish word: the network)
 
 
 def test_template_lists_every_place_and_audits_blank(cli, write):
