@@ -14,6 +14,7 @@ from rnwprint.core.entries import Entries
 from rnwprint.core.report import Report, Violation
 from rnwprint.core.errors import RnwError
 from rnwprint.games.catan import geometry as geo
+from rnwprint.games.catan.pencils import COLOUR_LABEL
 from rnwprint.locale import t
 
 CORNER_PIECES = ("village", "city")
@@ -142,7 +143,7 @@ def longest_roads(board: Board, colour: str) -> int:
 
 def colour_name(colour: str, lang: str) -> str:
     """A pencil colour as a report names it: "verde" in Spanish for the file's "green"."""
-    return t(lang, f"catan.colour_{colour}").lower()
+    return t(lang, COLOUR_LABEL[colour]).lower()
 
 
 def _check_networks(board: Board, colour: str, lang: str, violations: list[Violation]) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from rnwprint.fonts import text_width, wrap
 from rnwprint.games.catan import geometry as geo
+from rnwprint.games.catan.pencils import COLOUR_LABEL
 from rnwprint.layout.page import Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
@@ -24,8 +25,6 @@ SEA_MM = 6.0  # the sea around the island
 # locale keys written out whole, so that grep finds where each is used
 TERRAIN_LABEL = {"wood": "catan.wood", "brick": "catan.brick", "stone": "catan.stone", "wheat": "catan.wheat",
                  "sheep": "catan.sheep", "desert": "catan.desert"}
-COLOUR_LABEL = {"red": "catan.colour_red", "blue": "catan.colour_blue", "green": "catan.colour_green",
-                "orange": "catan.colour_orange"}
 COST_LABEL = {"road": "catan.cost_road", "village": "catan.cost_village", "city": "catan.cost_city",
               "card": "catan.cost_card"}
 
