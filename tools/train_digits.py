@@ -275,9 +275,9 @@ def quick(cache: str | None, fonts: int, slant: float, log) -> None:
 
 
 def _save(path: pathlib.Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write an .npz atomically (temporary file, then rename)."""
+    """Write the weights' .npz atomically (temporary file, then rename), uncompressed."""
     buf = io.BytesIO()
-    _write_npz(buf, arrays)
+    _write_npz(buf, arrays, compress=False)  # read by every cold photo read: no inflating
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_bytes(buf.getvalue())
     tmp.replace(path)
