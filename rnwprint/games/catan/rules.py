@@ -151,17 +151,18 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
     groups = networks(board, colour)
     started = [g for g in groups if any(n in rim and n in board.corners for n in g)]
     main = max(started or groups, key=len)  # the first of the largest (groups come sorted)
+    name = colour_name(colour, lang)
     if not started:
         towns = [n for n in main if n[0] == "V"] or main
-        violations.append(Violation("start", tuple(towns), t(lang, "catan.start", colour=colour_name(colour, lang),
+        violations.append(Violation("start", tuple(towns), t(lang, "catan.start", colour=name,
                                                              cells=", ".join(towns))))
     for g in groups:
         if g is main:
             continue
         if len(g) == 1 and g[0][0] == "E":
-            violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=colour_name(colour, lang), cell=g[0])))
+            violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=name, cell=g[0])))
         else:
-            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=colour_name(colour, lang),
+            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=name,
                                                                      cells=", ".join(g), first=main[0])))
 
 
@@ -170,8 +171,8 @@ def _check_halls(board: Board, lang: str, violations: list[Violation]) -> None:
     for tid, colour in sorted(board.halls.items()):
         own = [v for v in island.terrain_corners[tid] if board.corners.get(v, ("",))[0] == colour]
         if len(own) < 2:
-            violations.append(Violation("town-hall", (tid, *own), t(lang, "catan.town_hall", cell=tid, colour=colour_name(colour, lang),
-                                                                    count=len(own))))
+            said = t(lang, "catan.town_hall", cell=tid, colour=colour_name(colour, lang), count=len(own))
+            violations.append(Violation("town-hall", (tid, *own), said))
 
 
 def _award(values: dict[str, int], least: int) -> str | None:

@@ -156,14 +156,12 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     if target is None:
         suffix = rtt.DESC if descending else ""
         target = DEFAULT_DIR / f"{rtt.NAME}_{name}{suffix}_{lang}_{page}.{fmt}"
-    if builtin:
-        sheets = [build(builtin + (rtt.DESC if descending else ""), lang, page)]
-        _write_sheets(sheets, fmt, target, None, (ascii_file, picture))
-        return
     show_bar = len(towers) > 1 and sys.stderr.isatty()
     with click.progressbar(length=len(towers), label="towers", file=sys.stderr, hidden=not show_bar) as bar:
-        # many sheets are built on the other processors while the first ones are drawn
-        sheets = build_sheets(towers, lang, page, descending, progress=bar.update)
+        if builtin:
+            sheets = [build(builtin + (rtt.DESC if descending else ""), lang, page)]
+        else:  # many sheets are built on the other processors while the first ones are drawn
+            sheets = build_sheets(towers, lang, page, descending, progress=bar.update)
         _write_sheets(sheets, fmt, target, None, (ascii_file, picture))  # numbered pages: codes are in the titles
 
 
