@@ -8,9 +8,16 @@ a few mm apart), and by the print itself (outlines, ids, the terrains' colours) 
 the Sheet and blurred as much as the photo's own px/mm blurs it. A pencil absorbs a share of
 each colour (1 - B, 1 - G, 1 - R) in proportion to how much of the paper it covers, so a
 place's mean absorption, less its grey, points at its pencil and its length says how much
-pencil lies there, however blurred: a corner's middle says blank or dot, its rim (where a
-dot never reaches) dot or fill. Each pixel's own colour votes too: a second colour with a
+pencil lies there, however blurred. Each pixel's own colour votes too: a second colour with a
 fair share of the votes, or a mean colour between pencils, is two pieces on one place.
+
+A corner is also read by its darkness, which a JPEG keeps at full resolution where it halves
+the colour's: at 2-3 px/mm a faint dot's colour is no stronger than a blank corner's residue,
+while its darkness is a bump that stands out. A bump, not a slope or a band: what is measured
+is how the darkness curves across its flatter way (the larger eigenvalue of its Hessian), so
+the edge of a cast shadow is not taken for a dot. A corner's rim (where a dot never reaches)
+then says dot or fill: a fill leaves both its colour and its darkness there, a dot at most a
+blur of its colour.
 """
 
 from __future__ import annotations
@@ -33,12 +40,22 @@ PAPER = 0.08  # a pixel absorbing less than this of every colour is paper
 SHRINK_MM = 0.5  # the place's outline is print: read inside it
 WHITE_MM = 9.0  # read this far around the places
 LIGHT_MM = 2.5  # how smooth the light is taken to be (a shadow's edge is about this soft)
-BLANK = {"corner": 0.05, "road": 0.06, "hall": 0.06}  # pencil (as a share of a firm stroke's) below which a place is blank
-UNSURE_BLANK = {"corner": (0.03, 0.08), "road": (0.04, 0.09), "hall": (0.04, 0.09)}
+BLANK = {"road": 0.06, "hall": 0.06}  # pencil (as a share of a firm stroke's) below which a place is blank
+UNSURE_BLANK = {"road": (0.04, 0.09), "hall": (0.04, 0.09)}
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # darkness from BGR absorption
+DOT_SIGMA_MM = 0.5  # a dot's darkness is smoothed this much before its curvature is taken
+DOT_REACH_MM = 1.2  # a dot's middle lies this near a corner's centre
+DOT = 0.06  # a corner whose darkness bulges less than this holds no dot (curvature x sigma^2)
+UNSURE_DOT = (0.04, 0.09)
+CHROMA_DOT = 0.1  # a corner's middle this coloured holds a piece, bump or not (an even, wide dot)
+UNSURE_CHROMA_DOT = 0.07
+FAINT_COLOUR = 0.045  # a piece holding less of its pencil than this: its colour is a guess
 COARSE = 3.5  # px/mm: a photo seeing the page coarser than this has noisier colour
 FILLED = {"road": 0.1, "hall": 0.1}
-FILLED_RIM = 0.08  # a corner whose rim holds this much pencil is a city
-UNSURE_RIM = (0.05, 0.11)
+RIM_MM = 2.2  # a corner's rim, where its darkness is measured: a fill reaches it, a dot not
+FILLED_RIM = 0.12  # a corner whose rim holds this much pencil is a city
+DARK_RIM = (0.06, 0.05)  # or this much pencil and this much darkness on its rim
+UNSURE_RIM = 0.015  # a rim this near either line: dot or fill?
 MIXED = 0.25  # a second colour with this share of the pencil: two pieces on one place
 MIXED_COARSE = 0.35  # (a coarse photo's colour is noisier)
 UNSURE_MIXED = 0.15
@@ -83,6 +100,8 @@ class _Layout:
     print_full: np.ndarray  # the region as printed, at PX_PER_MM (BGR uint8)
     radius: np.ndarray  # for each pixel of `every`, mm from its place's centre
     expected: dict  # blur (mm) -> the print at `every` as a photo that blurry shows it (BGR, 0-1)
+    tiles: tuple[int, int]  # the corners' pixels laid out side by side, apart, where dots are looked for
+    tiled: np.ndarray  # for each corner pixel of `every` (in order), its flat index there
 
 
 _LAYOUTS: dict[str, _Layout] = {}
@@ -138,9 +157,24 @@ def _measure(sheet: Sheet) -> _Layout:
     calib_small = (cv2.resize(calib.astype(np.float32), small, interpolation=cv2.INTER_AREA) > 0.95).astype(np.float32)
     every = np.concatenate(list(pixels.values()))
     labels = np.repeat(np.arange(len(pixels)), [len(v) for v in pixels.values()])
-    return _Layout((x0, y0, x0 + w / r, y0 + h / r), pixels, {cid: c.kind for cid, c in sheet.cells.items()},
-                   every, labels, small, np.maximum(printed_small, 1), calib_small, colour.astype(np.uint8),
-                   np.concatenate([radius[cid] for cid in pixels]), {})
+    kinds = {cid: c.kind for cid, c in sheet.cells.items()}
+    return _Layout((x0, y0, x0 + w / r, y0 + h / r), pixels, kinds, every, labels, small,
+                   np.maximum(printed_small, 1), calib_small, colour.astype(np.uint8),
+                   np.concatenate([radius[cid] for cid in pixels]), {},
+                   *_tile([pixels[cid] for cid in pixels if kinds[cid] == "corner"], w))
+
+
+def _tile(corners: list[np.ndarray], width: int) -> tuple[tuple[int, int], np.ndarray]:
+    """The corners' pixels (flat indices in a region `width` wide) copied side by side into
+    one small image, each with a margin the dot's smoothing does not cross: the same result as
+    smoothing the whole region around them, on an eighth of the pixels."""
+    margin = int(np.ceil(4 * DOT_SIGMA_MM * PX_PER_MM)) + 1
+    rows, cols = zip(*(np.divmod(c, width) for c in corners))
+    side = max(max(int(v.max() - v.min()) for v in rows + cols) + 1 + 2 * margin, 1)
+    across = int(np.ceil(np.sqrt(len(corners))))
+    tiled = [((k // across) * side + margin + y - y.min()) * (across * side)
+             + (k % across) * side + margin + x - x.min() for k, (y, x) in enumerate(zip(rows, cols))]
+    return (-(-len(corners) // across) * side, across * side), np.concatenate(tiled)
 
 
 def _expected(layout: _Layout, blur_mm: float) -> np.ndarray:
@@ -172,7 +206,7 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     names, ref = _pencils()
     coarse = f["px_per_mm"] < COARSE
     return {cid: _decide(cid, layout.kinds[cid], f["votes"][i], f["mean"][i], f["core"][i], f["ring"][i],
-                         names, ref, coarse)
+                         names, ref, coarse, float(f["dot"][i]), float(f["rim_dark"][i]))
             for i, cid in enumerate(layout.pixels)}
 
 
@@ -211,11 +245,37 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
         count = np.maximum(np.bincount(layout.labels, weights=where, minlength=places), 1)
         return np.stack([np.bincount(layout.labels, weights=a[:, k] * where, minlength=places) for k in range(3)], 1) / count[:, None]
 
+    dark = a @ LUMA
+    rim = (layout.radius >= RIM_MM).astype(np.float32)
+    rim_dark = np.bincount(layout.labels, weights=dark * rim, minlength=places) / np.maximum(
+        np.bincount(layout.labels, weights=rim, minlength=places), 1)
     inner = (layout.radius < INNER_MM).astype(np.float32)
     core = (layout.radius < CORE_MM).astype(np.float32)
     return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "ring": mean(1 - inner),
-            "core": mean(core),
+            "core": mean(core), "dot": _dots(dark, corner, layout), "rim_dark": rim_dark,
             "px_per_mm": px_per_mm}
+
+
+def _dots(dark: np.ndarray, corner: np.ndarray, layout: _Layout) -> np.ndarray:
+    """For each place, how much a dot bulges out of its corner's darkness (0 for roads and
+    halls): the darkness of the corners' pixels alone, smoothed, and where it curves down least
+    steeply across (the larger eigenvalue of its Hessian), the most of minus that near the
+    centre, times sigma squared (so that the measure does not change with the smoothing)."""
+    sigma = DOT_SIGMA_MM * PX_PER_MM
+    shape, at = layout.tiles, layout.tiled
+    value, weight = np.zeros(shape[0] * shape[1], np.float32), np.zeros(shape[0] * shape[1], np.float32)
+    value[at], weight[at] = dark[corner], 1
+    value = cv2.GaussianBlur(value.reshape(shape), (0, 0), sigma)
+    weight = cv2.GaussianBlur(weight.reshape(shape), (0, 0), sigma)
+    smooth = np.where(weight > 0.3, value / np.maximum(weight, 1e-3), 0)
+    dxx, dyy, dxy = (cv2.Sobel(smooth, cv2.CV_32F, dx, dy, ksize=3) for dx, dy in ((2, 0), (0, 2), (1, 1)))
+    half = (dxx + dyy) / 2
+    flattest = half + np.sqrt(np.maximum(half * half - (dxx * dyy - dxy * dxy), 0))
+    bulge = np.full(len(dark), -np.inf, np.float32)
+    near = (layout.radius[corner] < DOT_REACH_MM) & (weight.ravel()[at] > 0.6)
+    bulge[corner] = np.where(near, -flattest.ravel()[at] * sigma * sigma, -np.inf)
+    starts = np.concatenate([[0], np.cumsum([len(v) for v in layout.pixels.values()])[:-1]])
+    return np.maximum(np.maximum.reduceat(bulge, starts), 0)
 
 
 def _px_per_mm(homography: np.ndarray, region) -> float:
@@ -235,17 +295,24 @@ def _amount(mean: np.ndarray, ref: np.ndarray, k: int) -> float:
 
 
 def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.ndarray, ring: np.ndarray,
-            names: list[str], ref: np.ndarray, coarse: bool) -> PlaceRead:
+            names: list[str], ref: np.ndarray, coarse: bool, dot: float = 0.0, rim_dark: float = 0.0) -> PlaceRead:
     # a dot is in a corner's middle: its colour and amount are read there
     middle = core if kind == "corner" else mean
     chroma = middle - middle.min()
     main = int(np.argmax(ref @ chroma))
     amount = _amount(middle, ref, main)
     fit = float(ref[main] @ chroma) / max(float(np.linalg.norm(chroma)), 1e-9)
-    blank, unsure_blank = BLANK[kind], UNSURE_BLANK[kind]
-    if amount < blank:
-        unsure = amount > unsure_blank[0]
-        return PlaceRead(cid, None, 1 - amount / blank if unsure else 1.0, unsure,
+    if kind == "corner":
+        rim = _amount(ring, ref, main)
+        fill = max(rim - FILLED_RIM, min(rim - DARK_RIM[0], rim_dark - DARK_RIM[1]))  # > 0: a city
+        city = fill > 0
+        if dot < DOT and amount < CHROMA_DOT and not city:
+            unsure = dot > UNSURE_DOT[0] or amount > UNSURE_CHROMA_DOT
+            sure = 1 - max(dot / DOT, amount / CHROMA_DOT)
+            return PlaceRead(cid, None, sure if unsure else 1.0, unsure, "faint marks" if unsure else "", amount)
+    elif amount < BLANK[kind]:
+        unsure = amount > UNSURE_BLANK[kind][0]
+        return PlaceRead(cid, None, 1 - amount / BLANK[kind] if unsure else 1.0, unsure,
                          "faint marks" if unsure else "", amount)
     total = max(float(votes.sum()), 1e-9)
     share = votes / total
@@ -253,18 +320,20 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.n
     colours = [names[main]] + ([names[second]] if share[second] >= (MIXED_COARSE if coarse else MIXED) else [])
     why = []
     if kind == "corner":
-        rim = _amount(ring, ref, main)
-        city = rim > FILLED_RIM
         words = tuple(f"{c} {'city' if city else 'village'}" for c in colours)
-        unsure_piece = UNSURE_RIM[0] < rim < UNSURE_RIM[1]
+        unsure_piece = abs(fill) < UNSURE_RIM
+        faint = not city and dot < UNSURE_DOT[1] and amount < CHROMA_DOT  # a fill on the rim is no faint mark
     else:
         words = tuple(colours)
         unsure_piece = amount < FILLED[kind]  # a dot where a fill belongs
-    if amount < unsure_blank[1]:
+        faint = amount < UNSURE_BLANK[kind][1]
+    if faint:
         why.append("faint marks")
     if unsure_piece:
         why.append("dot or fill?")
-    if share[second] > UNSURE_MIXED:  # (so also whenever a second colour is read)
+    if amount < FAINT_COLOUR:  # a dot seen by its darkness, its colour too faint to be sure of
+        why.append(f"colour: too faint to tell ({names[main]}?)")
+    elif share[second] > UNSURE_MIXED:  # (so also whenever a second colour is read)
         why.append(f"colour: {names[main]} {share[main]:.0%}, {names[second]} {share[second]:.0%}")
     elif fit < FIT:  # two pencils over each other mix into a colour neither has
         why.append(f"colour: between pencils ({names[main]} fits {fit:.0%})")

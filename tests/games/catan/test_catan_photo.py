@@ -94,41 +94,62 @@ def test_a_pencil_fill_covers_more_than_a_dot_and_keeps_its_hue():
 FIRM = {name: 1 - np.array(rgb[::-1]) / 255 for name, rgb in PENCILS.items()}
 
 
-def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None):
+def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None, dot=0.0, rim_dark=0.0):
     """_decide on a place holding `amount` of a firm stroke (the mean's chroma over the
-    stroke's), `rim` of it in a corner's rim, its pixels' votes shared as `shares`."""
+    stroke's), `rim` of it in a corner's rim, its pixels' votes shared as `shares`; a corner's
+    darkness bulging by `dot` in its middle and `rim_dark` dark on its rim."""
     names, ref = catan_photo._pencils()
     shares = shares or {"red": 1.0}
     colour = max(shares, key=shares.get)
     mean = FIRM[colour] * amount + 0.05 if mean is None else mean  # + 0.05: a grey (a shadow) is no pencil
     ring = FIRM[colour] * (amount if rim is None else rim)
     votes = np.round(np.array([shares.get(n, 0.0) for n in names]) * 100)  # whole votes: shares exact
-    return catan_photo._decide("X", kind, votes, mean, mean, ring, names, ref, coarse)
+    return catan_photo._decide("X", kind, votes, mean, mean, ring, names, ref, coarse, dot, rim_dark)
 
 
-@pytest.mark.parametrize("kind,amount,rim,value,unsure", [
-    ("corner", 0.02, 0.0, None, False),  # a speck: blank
-    ("corner", 0.04, 0.0, None, True),  # a speck or the faintest dot? blank, flagged
-    ("corner", 0.055, 0.0, ("red village",), True),  # a faint dot: a village, flagged
-    ("corner", 0.09, 0.0, ("red village",), False),  # a dot: nothing on the rim
-    ("corner", 0.30, 0.04, ("red village",), False),  # a dark dot spilling a little
-    ("corner", 0.30, 0.07, ("red village",), True),  # dot or fill? flagged
-    ("corner", 0.30, 0.09, ("red city",), True),
-    ("corner", 0.30, 0.12, ("red city",), False),  # a hatched fill reaches the rim
-    ("corner", 0.12, 0.12, ("red city",), False),  # a light, partial hatch: still a fill
-    ("road", 0.03, None, None, False),
-    ("road", 0.05, None, None, True),
-    ("road", 0.07, None, ("red",), True),  # faint marks
-    ("road", 0.095, None, ("red",), True),  # too little for a fill
-    ("road", 0.12, None, ("red",), False),
-    ("hall", 0.05, None, None, True),
-    ("hall", 0.30, None, ("red",), False),
+@pytest.mark.parametrize("amount,dot,rim,rim_dark,value,unsure", [
+    (0.02, 0.0, 0.0, 0.0, None, False),  # nothing
+    (0.02, 0.035, 0.0, 0.0, None, False),  # a speck's bump
+    (0.02, 0.05, 0.0, 0.0, None, True),  # the faintest dot? blank, flagged
+    (0.065, 0.0, 0.0, 0.0, None, False),  # colour bled in from a neighbour, no bump
+    (0.08, 0.0, 0.0, 0.0, None, True),  # more colour, no bump: flagged
+    (0.02, 0.07, 0.0, 0.0, ("red village",), True),  # a bump with hardly a colour: a village, flagged
+    (0.05, 0.12, 0.0, 0.0, ("red village",), False),  # a faint dot, plainly a bump
+    (0.05, 0.08, 0.0, 0.0, ("red village",), True),  # a faint dot, a faint bump
+    (0.12, 0.0, 0.0, 0.0, ("red village",), False),  # a wide, even dot: coloured enough
+    (0.30, 0.3, 0.04, 0.0, ("red village",), False),  # a dark dot spilling a little colour
+    (0.30, 0.3, 0.10, 0.02, ("red village",), False),  # its colour blurred onto the rim, its darkness not
+    (0.30, 0.3, 0.10, 0.06, ("red city",), True),  # both, just: dot or fill?
+    (0.30, 0.3, 0.10, 0.08, ("red city",), False),  # a light fill: colour and darkness on the rim
+    (0.30, 0.0, 0.13, 0.0, ("red city",), True),  # colour on the rim just past the line
+    (0.30, 0.0, 0.15, 0.0, ("red city",), False),  # a fill reaches the rim
+    (0.08, 0.0, 0.15, 0.0, ("red city",), False),  # a light, partial hatch, no bump: still a fill
 ])
-def test_blank_dot_or_fill(kind, amount, rim, value, unsure):
-    read = _place(kind, amount, rim)
+def test_blank_dot_or_fill_in_a_corner(amount, dot, rim, rim_dark, value, unsure):
+    read = _place("corner", amount, rim, dot=dot, rim_dark=rim_dark)
     assert (read.value, read.unsure) == (value, unsure)
     if value and "dot or fill?" in read.why:
         assert read.confidence == pytest.approx(0.5)  # one colour, half sure of the piece
+
+
+def test_a_piece_too_faint_for_its_colour_is_flagged_with_its_guess():
+    read = _place("corner", 0.04, dot=0.2)
+    assert read.value == ("red village",) and read.unsure and "too faint to tell (red?)" in read.why
+    assert not _place("corner", 0.05, dot=0.2).unsure
+
+
+@pytest.mark.parametrize("kind,amount,value,unsure", [
+    ("road", 0.03, None, False),
+    ("road", 0.05, None, True),
+    ("road", 0.07, ("red",), True),  # faint marks
+    ("road", 0.095, ("red",), True),  # too little for a fill
+    ("road", 0.12, ("red",), False),
+    ("hall", 0.05, None, True),
+    ("hall", 0.30, ("red",), False),
+])
+def test_blank_or_fill(kind, amount, value, unsure):
+    read = _place(kind, amount)
+    assert (read.value, read.unsure) == (value, unsure)
 
 
 @pytest.mark.parametrize("shares,coarse,value,unsure", [
@@ -204,10 +225,48 @@ def test_a_faint_dot_a_half_fill_under_a_lamp(px_per_mm, lamp):
     assert [cid for cid, r in reads.items() if r.unsure] == []
 
 
-@pytest.mark.parametrize("kind,amount,confidence", [
-    ("corner", 0.04, 0.2), ("corner", 0.035, 0.3), ("corner", 0.01, 1.0),  # blank: the surer the fainter
-    ("road", 0.045, 0.25), ("road", 0.02, 1.0),
+@pytest.mark.parametrize("kind,amount,dot,confidence", [
+    ("corner", 0.08, 0.0, 0.2), ("corner", 0.02, 0.045, 0.25), ("corner", 0.01, 0.0, 1.0),  # the surer the fainter
+    ("road", 0.045, 0.0, 0.25), ("road", 0.02, 0.0, 1.0),
 ])
-def test_how_sure_a_blank_is(kind, amount, confidence):
-    read = _place(kind, amount, 0.0 if kind == "corner" else None)
+def test_how_sure_a_blank_is(kind, amount, dot, confidence):
+    read = _place(kind, amount, 0.0 if kind == "corner" else None, dot=dot)
     assert read.value is None and read.confidence == pytest.approx(confidence, abs=0.01)
+
+
+@pytest.mark.parametrize("angle", [0, 35, 80])
+def test_the_edge_of_a_shadow_is_no_dot(angle):
+    """A cast shadow's sharp edge darkens a band across blank corners: darker, but a slope, not
+    a bump, so no village is read there; the faint dot and the pieces still are."""
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, 3.0, fade={"V20": 0.4}, half=["V30"])
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    t = np.radians(angle)
+    across = (xx - w / 2) * np.cos(t) + (yy - h / 2) * np.sin(t)  # px from the edge
+    light = 1 - 0.45 / (1 + np.exp(-across / 1.5))  # half a mm soft
+    shaded = np.clip(image * light[:, :, None], 0, 255).astype(np.uint8)
+    reads = catan_photo.read_map(shaded, homography, sheet)
+    assert {cid: reads[cid].value for cid in CRAFTED} == CRAFTED_READ
+    assert sorted(cid for cid, r in reads.items() if r.value is not None) == sorted(CRAFTED)
+
+
+def test_a_bump_is_measured_and_a_band_is_not():
+    """_dots on darkness fields drawn straight into one corner's pixels: a dot 1 mm across
+    bulges; a band as wide, across the corner, and a slope do not."""
+    sheet = CATAN.build("map", "en", "a4")
+    layout = catan_photo._layout(sheet)
+    w = layout.print_full.shape[1]
+    corner = np.array([layout.kinds[cid] == "corner" for cid in layout.pixels])[layout.labels]
+    ys, xs = np.divmod(layout.every, w)
+    cx, cy = (xs[layout.labels == 0].mean(), ys[layout.labels == 0].mean())  # the first place: a corner
+    assert layout.kinds[next(iter(layout.pixels))] == "corner"
+    r = catan_photo.PX_PER_MM
+    dx, dy = (xs - cx) / r, (ys - cy) / r  # mm
+    fields = {"dot": 0.3 * np.exp(-(dx ** 2 + dy ** 2) / (2 * 0.4 ** 2)),
+              "band": 0.3 * np.exp(-(dx ** 2) / (2 * 0.4 ** 2)),
+              "slope": 0.05 * dx + 0.1}
+    bulge = {name: catan_photo._dots(f.astype(np.float32), corner, layout)[0]
+             for name, f in fields.items()}
+    assert bulge["dot"] > 3 * catan_photo.DOT, bulge
+    assert bulge["band"] < catan_photo.DOT and bulge["slope"] < 0.01, bulge
