@@ -268,12 +268,14 @@ def _dots(dark: np.ndarray, corner: np.ndarray, layout: _Layout) -> np.ndarray:
     value = cv2.GaussianBlur(value.reshape(shape), (0, 0), sigma)
     weight = cv2.GaussianBlur(weight.reshape(shape), (0, 0), sigma)
     smooth = np.where(weight > 0.3, value / np.maximum(weight, 1e-3), 0)
-    dxx, dyy, dxy = (cv2.Sobel(smooth, cv2.CV_32F, dx, dy, ksize=3) for dx, dy in ((2, 0), (0, 2), (1, 1)))
+    near = (layout.radius[corner] < DOT_REACH_MM) & (weight.ravel()[at] > 0.6)
+    seen = at[near]
+    dxx, dyy, dxy = (cv2.Sobel(smooth, cv2.CV_32F, dx, dy, ksize=3).ravel()[seen]
+                     for dx, dy in ((2, 0), (0, 2), (1, 1)))
     half = (dxx + dyy) / 2
     flattest = half + np.sqrt(np.maximum(half * half - (dxx * dyy - dxy * dxy), 0))
     bulge = np.full(len(dark), -np.inf, np.float32)
-    near = (layout.radius[corner] < DOT_REACH_MM) & (weight.ravel()[at] > 0.6)
-    bulge[corner] = np.where(near, -flattest.ravel()[at] * sigma * sigma, -np.inf)
+    bulge[np.flatnonzero(corner)[near]] = -flattest * sigma * sigma
     starts = np.concatenate([[0], np.cumsum([len(v) for v in layout.pixels.values()])[:-1]])
     return np.maximum(np.maximum.reduceat(bulge, starts), 0)
 
