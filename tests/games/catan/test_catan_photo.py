@@ -124,6 +124,11 @@ def _place(kind, amount, rim=None, shares=None, coarse=False, mean=None, dot=0.0
     (0.30, 0.0, 0.13, 0.0, ("red city",), True),  # colour on the rim just past the line
     (0.30, 0.0, 0.15, 0.0, ("red city",), False),  # a fill reaches the rim
     (0.08, 0.0, 0.15, 0.0, ("red city",), False),  # a light, partial hatch, no bump: still a fill
+    (0.30, 0.3, 0.055, 0.2, ("red village",), True),  # dark rim, too little colour there: flagged
+    (0.30, 0.3, 0.10, 0.05, ("red village",), True),  # exactly on the line: not yet a city
+    (0.02, catan_photo.DOT, 0.0, 0.0, ("red village",), True),  # exactly a dot's bump: a dot
+    (0.02, catan_photo.UNSURE_DOT[0], 0.0, 0.0, None, False),  # the unsure band starts past it
+    (0.05, catan_photo.UNSURE_DOT[1], 0.0, 0.0, ("red village",), False),  # the faint band ends there
 ])
 def test_blank_dot_or_fill_in_a_corner(amount, dot, rim, rim_dark, value, unsure):
     read = _place("corner", amount, rim, dot=dot, rim_dark=rim_dark)
@@ -150,6 +155,11 @@ def test_a_piece_too_faint_for_its_colour_is_flagged_with_its_guess():
 def test_blank_or_fill(kind, amount, value, unsure):
     read = _place(kind, amount)
     assert (read.value, read.unsure) == (value, unsure)
+
+
+def test_why_a_road_is_flagged():
+    assert _place("road", 0.07).why == "faint marks; dot or fill?"
+    assert _place("road", 0.095).why == "dot or fill?"
 
 
 @pytest.mark.parametrize("shares,coarse,value,unsure", [
