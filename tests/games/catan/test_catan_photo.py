@@ -280,3 +280,47 @@ def test_a_bump_is_measured_and_a_band_is_not():
              for name, f in fields.items()}
     assert bulge["dot"] > 3 * catan_photo.DOT, bulge
     assert bulge["band"] < catan_photo.DOT and bulge["slope"] < 0.01, bulge
+
+
+def test_each_corner_is_looked_at_on_its_own():
+    """The corners are smoothed side by side in one small image: a dot in one corner bulges as
+    much wherever it is, and never in another corner."""
+    sheet = CATAN.build("map-7", "en", "letter")
+    layout = catan_photo._layout(sheet)
+    w = layout.print_full.shape[1]
+    corner = np.array([layout.kinds[cid] == "corner" for cid in layout.pixels])[layout.labels]
+    ys, xs = np.divmod(layout.every, w)
+    corners = [i for i, cid in enumerate(layout.pixels) if layout.kinds[cid] == "corner"]
+    seen = []
+    for k in corners:
+        mine = layout.labels == k
+        d2 = ((xs - xs[mine].mean()) ** 2 + (ys - ys[mine].mean()) ** 2) / catan_photo.PX_PER_MM ** 2
+        dark = np.where(mine, 0.3 * np.exp(-d2 / (2 * 0.4 ** 2)), 0).astype(np.float32)
+        bulge = catan_photo._dots(dark, corner, layout)
+        assert np.flatnonzero(bulge > 1e-6).tolist() == [k]
+        seen.append(bulge[k])
+    assert max(seen) - min(seen) < 0.1 * min(seen)  # the same dot, a pixel this way or that
+
+
+def test_the_corners_side_by_side_measure_as_the_whole_map_would():
+    """_dots smooths the corners tiled apart in a small image; smoothing the whole map region
+    instead (slower: 8 times the pixels) gives the same bulges."""
+    import cv2
+
+    sheet = CATAN.build("map", "es", "a4")
+    layout = catan_photo._layout(sheet)
+    shape = layout.print_full.shape[:2]
+    corner = np.array([layout.kinds[cid] == "corner" for cid in layout.pixels])[layout.labels]
+    dark = np.random.default_rng(3).normal(0.05, 0.08, len(layout.every)).astype(np.float32)
+    sigma = catan_photo.DOT_SIGMA_MM * catan_photo.PX_PER_MM
+    value, weight = np.zeros(shape, np.float32), np.zeros(shape, np.float32)
+    value.ravel()[layout.every[corner]], weight.ravel()[layout.every[corner]] = dark[corner], 1
+    value, weight = (cv2.GaussianBlur(v, (0, 0), sigma) for v in (value, weight))
+    smooth = np.where(weight > 0.3, value / np.maximum(weight, 1e-3), 0)
+    dxx, dyy, dxy = (cv2.Sobel(smooth, cv2.CV_32F, dx, dy, ksize=3).ravel()[layout.every]
+                     for dx, dy in ((2, 0), (0, 2), (1, 1)))
+    flattest = (dxx + dyy) / 2 + np.sqrt(np.maximum(((dxx - dyy) / 2) ** 2 + dxy ** 2, 0))
+    near = corner & (layout.radius < catan_photo.DOT_REACH_MM) & (weight.ravel()[layout.every] > 0.6)
+    want = [max(float(np.max(-flattest[near & (layout.labels == i)], initial=0)) * sigma ** 2, 0)
+            for i in range(len(layout.pixels))]
+    assert catan_photo._dots(dark, corner, layout) == pytest.approx(want, abs=1e-5)
