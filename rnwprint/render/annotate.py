@@ -4,27 +4,69 @@ from __future__ import annotations
 
 from rnwprint.core.report import Report
 from rnwprint.core.sheet import Path, Rect, Sheet, Style, Text
+from rnwprint.fonts import PT, text_span, text_width
 
 RED = "#e00000"
+LABEL_PT = 7
+GAP = 1.0  # mm between a cell and its label
 
 
 def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
     """A copy of `sheet` with each violation's cells outlined in red and its rule written
-    beside the first of them (a cell named twice is outlined once)."""
+    beside one of them (a cell named twice is outlined once): above the first, or where the
+    label hides no other label, then no printed text, then no outlined cell, then no cell."""
     out = Sheet(sheet.identity, sheet.width, sheet.height, sheet.title, list(sheet.items), dict(sheet.cells))
-    outlined: set[str] = set()
-    labels = []
+    outlined: dict[str, tuple] = {}
     for v in report.violations:
-        cells = [sheet.cells[c] for c in v.cells if c in sheet.cells]
-        for cell in cells:
-            if cell.id not in outlined:
-                outlined.add(cell.id)
-                out.add(Path((cell.polygon,), Style(stroke=RED, width=0.8)))
-        if cells:
-            x0, y0, x1, _ = cells[0].bounds
-            labels.append(((x0 + x1) / 2, y0 - 1.0, v.rule))
-    for x, y, rule in labels:  # on top of every outline
-        w = len(rule) * 1.6 + 2
-        out.add(Rect(x - w / 2, y - 3.0, w, 3.8, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
-        out.add(Text(x, y, rule, 7, RED, "middle", bold=True))
+        for c in v.cells:
+            if c in sheet.cells and c not in outlined:
+                outlined[c] = sheet.cells[c].bounds
+                out.add(Path((sheet.cells[c].polygon,), Style(stroke=RED, width=0.8)))
+    printed = [_text_box(item) for item in sheet.items if isinstance(item, Text)]
+    cells = [c.bounds for c in sheet.cells.values()]
+    labels: list[tuple] = []
+
+    def hides(spot: tuple) -> tuple:  # what a label there would hide, the worst first
+        return (not _inside(spot, sheet), _count(spot, labels), _count(spot, printed),
+                _count(spot, list(outlined.values())), _count(spot, cells))
+
+    for v in report.violations:
+        spots = [spot for c in v.cells if c in sheet.cells for spot in _spots(sheet.cells[c].bounds, v.rule)]
+        if not spots:
+            continue
+        x0, y0, x1, y1 = box = min(spots, key=hides)  # the first of the least hidden
+        labels.append(box)
+        out.add(Rect(x0, y0, x1 - x0, y1 - y0, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
+        out.add(Text((x0 + x1) / 2, y1 - 0.8, v.rule, LABEL_PT, RED, "middle", bold=True))
     return out
+
+
+def _spots(cell: tuple, rule: str) -> list[tuple]:
+    """Where a label may go touching a cell, best first: above, below, right, left, then the
+    four corners."""
+    x0, y0, x1, y1 = cell
+    w, h = text_width(rule, LABEL_PT, bold=True) + 2, 3.8
+    xs = {"middle": (x0 + x1 - w) / 2, "right": x1 + GAP, "left": x0 - GAP - w}
+    ys = {"middle": (y0 + y1 - h) / 2, "below": y1 + GAP, "above": y0 - GAP - h}
+    return [(xs[x], ys[y], xs[x] + w, ys[y] + h) for x, y in (
+        ("middle", "above"), ("middle", "below"), ("right", "middle"), ("left", "middle"),
+        ("right", "above"), ("left", "above"), ("right", "below"), ("left", "below"))]
+
+
+def _text_box(item: Text) -> tuple:
+    """Where a printed text's letters are, with a little room around them."""
+    left, right = text_span(item)
+    size = item.size * PT
+    return left - 0.4, item.y - 0.8 * size - 0.4, right + 0.4, item.y + 0.25 * size + 0.4
+
+
+def _inside(box: tuple, sheet: Sheet) -> bool:
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= sheet.width and box[3] <= sheet.height
+
+
+def _count(box: tuple, others: list[tuple]) -> int:
+    return sum(_overlap(box, o) for o in others)
+
+
+def _overlap(a: tuple, b: tuple) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

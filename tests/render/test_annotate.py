@@ -1,0 +1,112 @@
+"""`audit --annotate`: each violation's label sits against one of its cells, and hides no
+printed text and no other label."""
+
+from __future__ import annotations
+
+import pytest
+
+from rnwprint.core.report import Report, Violation
+from rnwprint.core.sheet import Cell, Rect, Sheet, Text
+from rnwprint.fonts import PT, text_span, text_width
+from rnwprint.games import GAMES
+from rnwprint.render.annotate import GAP, LABEL_PT, RED, annotated_sheet
+
+CASES = {
+    # Catan: runs of corners and roads, beside the terrains' names
+    ("catan", "map"): [("disconnected", ("V08", "E12")), ("disconnected", ("E22", "V20")),
+                       ("disconnected", ("E32", "E38", "V21", "V26")), ("town-hall", ("T07",)),
+                       ("disconnected", ("E57", "V45")), ("road", ("E18",))],
+    # Twenty One: a colour header above every field, three labels on one row
+    ("twenty-one", "B"): [("cross-not-leftmost", ("R1C3",)), ("over-field", ("R1C4",)),
+                          ("row-order", ("R1C2", "R1C5", "R1C6")), ("bad-value", ("R3C2",))],
+}
+
+
+def _overlap(a, b):
+    return max(a[0], b[0]) < min(a[2], b[2]) and max(a[1], b[1]) < min(a[3], b[3])
+
+
+def _letters(item):
+    """Where a printed text's letters are: from its baseline up its cap height, down a little."""
+    left, right = text_span(item)
+    size = item.size * PT
+    return left, item.y - 0.75 * size, right, item.y + 0.2 * size
+
+
+def _labels(drawn, sheet):
+    """(box, rule) of each label drawn: its red-outlined white Rect and the Text inside."""
+    new = drawn.items[len(sheet.items):]
+    boxes = [i for i in new if isinstance(i, Rect) and i.style.stroke == RED]
+    texts = [i for i in new if isinstance(i, Text)]
+    return [((b.x, b.y, b.x + b.w, b.y + b.h), t.text) for b, t in zip(boxes, texts, strict=True)]
+
+
+@pytest.mark.parametrize("game,variant", list(CASES))
+def test_each_label_touches_its_cells_and_hides_no_text(game, variant):
+    sheet = GAMES[game].build(variant, "en", "a4")
+    violations = [Violation(rule, cells, "") for rule, cells in CASES[game, variant]]
+    drawn = annotated_sheet(Report(game, variant, "x", 0, violations), sheet)
+    labels = _labels(drawn, sheet)
+    assert [rule for _, rule in labels] == [v.rule for v in violations]
+    printed = [_letters(i) for i in sheet.items if isinstance(i, Text)]
+    for (box, rule), v in zip(labels, violations):
+        near = [sheet.cells[c].bounds for c in v.cells]
+        grown = [(x0 - GAP - 0.01, y0 - GAP - 0.01, x1 + GAP + 0.01, y1 + GAP + 0.01) for x0, y0, x1, y1 in near]
+        assert any(_overlap(box, g) for g in grown), f"{rule} is not against its cells"
+        assert not any(_overlap(box, t) for t in printed), f"{rule} hides printed text"
+        assert 0 <= box[0] and box[2] <= sheet.width and 0 <= box[1] and box[3] <= sheet.height
+    for i, (a, _) in enumerate(labels):
+        assert not any(_overlap(a, b) for b, _ in labels[i + 1:])
+
+
+def test_a_label_prefers_the_free_paper_above_its_cell():
+    sheet = GAMES["catan"].build("map", "en", "a4")
+    drawn = annotated_sheet(Report("catan", "map", "x", 0, [Violation("start", ("V02",), "")]), sheet)
+    (box, _), = _labels(drawn, sheet)
+    x0, y0, x1, _ = sheet.cells["V02"].bounds
+    assert box[3] == pytest.approx(y0 - GAP) and (box[0] + box[2]) / 2 == pytest.approx((x0 + x1) / 2)
+
+
+def test_a_label_is_its_rule_in_bold_red_inside_its_box():
+    sheet = GAMES["twenty-one"].build("A", "en", "letter")
+    drawn = annotated_sheet(Report("twenty-one", "A", "x", 0, [Violation("cross-not-leftmost", ("R2C3",), "")]), sheet)
+    (box, _), = _labels(drawn, sheet)
+    text = drawn.items[-1]
+    assert (text.text, text.size, text.colour, text.anchor, text.bold) == ("cross-not-leftmost", LABEL_PT, RED,
+                                                                         "middle", True)
+    left, top, right, bottom = _letters(text)
+    assert box[0] < left and right < box[2] and box[1] < top and bottom < box[3]
+    assert text.x == pytest.approx((box[0] + box[2]) / 2)
+    assert box[2] - box[0] < text_width(text.text, LABEL_PT, True) + 3  # snug, not a banner
+
+
+def test_a_label_stays_on_the_page():
+    """A cell in the page's top-left corner: no room above it or to its left."""
+    real = GAMES["twenty-one"].build("A", "en", "a4")
+    sheet = Sheet(real.identity, 60.0, 40.0, "t", [], {})
+    sheet.add_cell(Cell("A1", ((0.5, 0.5), (10.0, 0.5), (10.0, 8.0), (0.5, 8.0))))
+    drawn = annotated_sheet(Report("x", "A", "x", 0, [Violation("bad-value", ("A1",), "")]), sheet)
+    (box, _), = _labels(drawn, sheet)
+    assert box[0] >= 0 and box[1] >= 0  # not above it, nor below it (centred, it would cross the left edge)
+    assert (box[0], (box[1] + box[3]) / 2) == pytest.approx((10.0 + GAP, (0.5 + 8.0) / 2))  # to its right
+
+
+@pytest.mark.parametrize("x,y", [(0.5, 0.5), (49.5, 0.5), (0.5, 31.5), (49.5, 31.5), (25.0, 0.5), (0.5, 16.0)])
+def test_a_label_stays_on_the_page_wherever_its_cell(x, y):
+    """A cell (10 x 8 mm) against an edge or in a corner of a 60 x 40 mm page."""
+    real = GAMES["twenty-one"].build("A", "en", "a4")
+    sheet = Sheet(real.identity, 60.0, 40.0, "t", [], {})
+    sheet.add_cell(Cell("A1", ((x, y), (x + 10, y), (x + 10, y + 8), (x, y + 8))))
+    drawn = annotated_sheet(Report("x", "A", "x", 0, [Violation("cross-not-leftmost", ("A1",), "")]), sheet)
+    (box, _), = _labels(drawn, sheet)
+    assert 0 <= box[0] and box[2] <= 60 and 0 <= box[1] and box[3] <= 40
+    assert _overlap(box, (x - GAP - 0.01, y - GAP - 0.01, x + 10 + GAP + 0.01, y + 8 + GAP + 0.01))
+
+
+def test_a_violation_naming_no_cell_of_the_sheet_is_outlined_nowhere():
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    report = Report("twenty-one", "A", "x", 0, [Violation("bad-value", ("Z9",), ""),
+                                                 Violation("over-field", ("R1C1",), "")])
+    drawn = annotated_sheet(report, sheet)
+    assert [rule for _, rule in _labels(drawn, sheet)] == ["over-field"]
+    assert len(drawn.items) == len(sheet.items) + 1 + 2  # one outline, one label
