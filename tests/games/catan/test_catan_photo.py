@@ -324,3 +324,15 @@ def test_the_corners_side_by_side_measure_as_the_whole_map_would():
     want = [max(float(np.max(-flattest[near & (layout.labels == i)], initial=0)) * sigma ** 2, 0)
             for i in range(len(layout.pixels))]
     assert catan_photo._dots(dark, corner, layout) == pytest.approx(want, abs=1e-5)
+
+
+def test_a_fill_leaves_darkness_on_its_corners_rim_and_a_dot_not():
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, 6.0)
+    layout = catan_photo._layout(sheet)
+    f = catan_photo._features(image, homography, layout)
+    at = {cid: i for i, cid in enumerate(layout.pixels)}
+    assert f["rim_dark"][at["V30"]] > 2 * catan_photo.DARK_RIM[1]  # the blue city
+    for cid in ("V20", "V31", "V01", "V40"):  # two villages, two blank corners
+        assert abs(f["rim_dark"][at[cid]]) < 0.02
+    assert f["dot"][at["V31"]] > 3 * catan_photo.DOT and f["dot"][at["V01"]] < catan_photo.UNSURE_DOT[0]
