@@ -32,8 +32,8 @@ BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white;
 
 
 LIGHT_WHY = {"dark": "the photo is too dark here to tell the pen from the paper",
-             "bright": "the photo is too bright here: the pen is washed out",
-             "faded": "the photo is too bright here: a light pen may be washed out"}
+             "bright": "the photo is too bright here: what is written is washed out",
+             "faded": "the photo is too bright here: a light stroke may be washed out"}
 
 
 def _in_light(read: CellRead, light: str) -> CellRead:

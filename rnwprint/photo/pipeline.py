@@ -148,7 +148,7 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock) -> PhotoRead:
     clock.stages(fix.timings, last="homography")
     colour = load_photo(path, colour=True)  # decoded again: the grey one found the page
     clock.stage("decode")
-    reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why)
+    reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why, light=r.light)
              for cid, r in game.read_places(colour, fix.homography, sheet).items()}
     clock.stage("cells")
     page = np.full((1, 1), 255, np.uint8)  # nothing read from a grey page: whole_page() makes one for --annotate

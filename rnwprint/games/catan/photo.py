@@ -23,12 +23,13 @@ blur of its colour.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Sheet
+from rnwprint.photo.light import LIGHT_WHY
 
 PX_PER_MM = 6.0
 BLUR = 0.6  # the photo's blur, in its own pixels (sampling, lens, the warp)
@@ -50,6 +51,9 @@ UNSURE_DOT = (0.04, 0.09)
 CHROMA_DOT = 0.1  # a corner's middle this coloured holds a piece, bump or not (an even, wide dot)
 UNSURE_CHROMA_DOT = 0.07
 FAINT_COLOUR = 0.045  # a piece holding less of its pencil than this: its colour is a guess
+CLIPPED = 250  # a channel this bright may be clipped: it tells neither the light nor a pencil
+FADED_OVER = 1.02  # light at least this far past white: a light stroke may be lost, a blank is not sure
+MAX_OVER = 1.06  # past this, no place is sure
 COARSE = 3.5  # px/mm: a photo seeing the page coarser than this has noisier colour
 FILLED = {"road": 0.1, "hall": 0.1}
 RIM_MM = 2.2  # a corner's rim, where its darkness is measured: a fill reaches it, a dot not
@@ -70,6 +74,7 @@ class PlaceRead:
     unsure: bool = False
     why: str = ""
     coverage: float = 0.0  # how much pencil: the place's mean absorption over a firm stroke's
+    light: str = ""  # "bright": the photo's light left too little to read it for sure
 
 
 @functools.cache
@@ -100,6 +105,7 @@ class _Layout:
     print_full: np.ndarray  # the region as printed, at PX_PER_MM (BGR uint8)
     radius: np.ndarray  # for each pixel of `every`, mm from its place's centre
     expected: dict  # blur (mm) -> the print at `every` as a photo that blurry shows it (BGR, 0-1)
+    starts: np.ndarray  # where each place's pixels start in `every`
     tiles: tuple[int, int]  # the corners' pixels laid out side by side, apart, where dots are looked for
     tiled: np.ndarray  # for each corner pixel of `every` (in order), its flat index there
 
@@ -161,6 +167,7 @@ def _measure(sheet: Sheet) -> _Layout:
     return _Layout((x0, y0, x0 + w / r, y0 + h / r), pixels, kinds, every, labels, small,
                    np.maximum(printed_small, 1), calib_small, colour.astype(np.uint8),
                    np.concatenate([radius[cid] for cid in pixels]), {},
+                   np.concatenate([[0], np.cumsum([len(v) for v in pixels.values()])[:-1]]),
                    *_tile([pixels[cid] for cid in pixels if kinds[cid] == "corner"], w))
 
 
@@ -205,9 +212,24 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     f = _features(image, homography, layout)
     names, ref = _pencils()
     coarse = f["px_per_mm"] < COARSE
-    return {cid: _decide(cid, layout.kinds[cid], f["votes"][i], f["mean"][i], f["core"][i], f["ring"][i],
-                         names, ref, coarse, float(f["dot"][i]), float(f["rim_dark"][i]))
+    return {cid: _in_light(_decide(cid, layout.kinds[cid], f["votes"][i], f["mean"][i], f["core"][i], f["ring"][i],
+                                   names, ref, coarse, float(f["dot"][i]), float(f["rim_dark"][i])),
+                           float(f["over"][i]))
             for i, cid in enumerate(layout.pixels)}
+
+
+def _in_light(read: PlaceRead, over: float) -> PlaceRead:
+    """The read, flagged with the reason where the photo is too bright to be sure of it: light
+    at least `over` times what turns the paper white (a print that dark is clipped to white
+    nearby) washes out strokes lighter than 1 - 1/over, so a blank there is not sure, and far
+    past white, nothing is."""
+    if over > MAX_OVER:
+        why = LIGHT_WHY["bright"]
+    elif over > FADED_OVER and read.value is None:
+        why = LIGHT_WHY["faded"]
+    else:
+        return read
+    return replace(read, unsure=True, why="; ".join(w for w in (read.why, why) if w), light="bright")
 
 
 def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dict:
@@ -219,15 +241,27 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     # (at 1 px/mm: the light is smooth, and blurring there is 36 times cheaper)
     h, w = top.shape[:2]
     small = cv2.resize(top, layout.small, interpolation=cv2.INTER_AREA).astype(np.float32)
-    seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)
-    light = cv2.GaussianBlur(small / layout.printed * layout.calib[:, :, None], (0, 0), LIGHT_MM)
-    light = cv2.resize(light / np.maximum(seen, 1e-3)[:, :, None], (w, h), interpolation=cv2.INTER_LINEAR)
+    # a print clipped to white says only that the light is at least that strong: where it is
+    # seen unclipped, it says how strong (so a photo too bright keeps its pencils' strength)
+    unclipped = layout.calib[:, :, None] * (small < CLIPPED)
+    seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)[:, :, None]
+    seen_unclipped = cv2.GaussianBlur(unclipped, (0, 0), LIGHT_MM)
+    ratio = small / layout.printed
+    light = np.where(seen_unclipped > 0.05 * seen,
+                     cv2.GaussianBlur(ratio * unclipped, (0, 0), LIGHT_MM) / np.maximum(seen_unclipped, 1e-3),
+                     cv2.GaussianBlur(ratio * layout.calib[:, :, None], (0, 0), LIGHT_MM) / np.maximum(seen, 1e-3))
+    # the light is at least CLIPPED / printed wherever a print is clipped: the darkest print
+    # clipped within a few mm says how far past white the light is, at least
+    floor = np.where((small >= CLIPPED) & (layout.calib[:, :, None] > 0), CLIPPED / layout.printed, 0).max(axis=2)
+    floor = cv2.dilate(floor, np.ones((5, 5), np.uint8))
+    over = cv2.resize(floor, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every]
+    light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     px_per_mm = _px_per_mm(homography, layout.region)
     # a pencil absorbs a share of each colour of what lies under it: the paper's light times the
-    # print, as blurry as the photo sees it
+    # print, as blurry as the photo sees it; a channel clipped to white shows no pencil
     under = light.reshape(-1, 3)[layout.every] * 255 * _expected(layout, BLUR / px_per_mm)
-    np.minimum(under, 255, out=under)  # paper lit brighter than the photo holds shows as 255 (a warm lamp: its red alone)
-    a = 1 - top.reshape(-1, 3)[layout.every] / np.maximum(under, 1)
+    shown = top.reshape(-1, 3)[layout.every]
+    a = np.where(shown < CLIPPED, 1 - shown / np.maximum(under, 1), 0)
     paper = np.abs(a).max(axis=1) < PAPER
     if paper.sum() > 100:  # the paper inside the places tells a tint the print round them does not
         a -= np.median(a[paper], axis=0)
@@ -252,6 +286,7 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     inner = (layout.radius < INNER_MM).astype(np.float32)
     core = (layout.radius < CORE_MM).astype(np.float32)
     return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "ring": mean(1 - inner),
+            "over": np.maximum.reduceat(over, layout.starts),
             "core": mean(core), "dot": _dots(dark, corner, layout), "rim_dark": rim_dark,
             "px_per_mm": px_per_mm}
 
@@ -276,8 +311,7 @@ def _dots(dark: np.ndarray, corner: np.ndarray, layout: _Layout) -> np.ndarray:
     flattest = half + np.sqrt(np.maximum(half * half - (dxx * dyy - dxy * dxy), 0))
     bulge = np.full(len(dark), -np.inf, np.float32)
     bulge[np.flatnonzero(corner)[near]] = -flattest * sigma * sigma
-    starts = np.concatenate([[0], np.cumsum([len(v) for v in layout.pixels.values()])[:-1]])
-    return np.maximum(np.maximum.reduceat(bulge, starts), 0)
+    return np.maximum(np.maximum.reduceat(bulge, layout.starts), 0)
 
 
 def _px_per_mm(homography: np.ndarray, region) -> float:

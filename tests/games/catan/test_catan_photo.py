@@ -10,6 +10,7 @@ from catan_support import game_toml, pencil_game
 from rnwprint.app.audit import audit_file
 from rnwprint.games import GAMES
 from rnwprint.games.catan import photo as catan_photo
+from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import read_photo
 from support.synth import make_photo
 from support.synth_pencil import PENCILS, Pencil, fill_pencil
@@ -336,3 +337,29 @@ def test_a_fill_leaves_darkness_on_its_corners_rim_and_a_dot_not():
     for cid in ("V20", "V31", "V01", "V40"):  # two villages, two blank corners
         assert abs(f["rim_dark"][at[cid]]) < 0.02
     assert f["dot"][at["V31"]] > 3 * catan_photo.DOT and f["dot"][at["V01"]] < catan_photo.UNSURE_DOT[0]
+
+
+@pytest.mark.parametrize("gain", [2.0, 3.0])
+def test_a_photo_too_bright_is_never_read_wrong_silently(gain):
+    """Light strong enough to clip the paper and the terrains' light colours to white washes out
+    light strokes: what cannot be told is flagged, with the reason; a dark pencil still reads."""
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, 4.0, lamp=(gain, gain, gain), fade={"V20": 0.4})
+    reads = catan_photo.read_map(image, homography, sheet)
+    want = {cid: CRAFTED_READ.get(cid) for cid in reads}
+    wrong = [cid for cid, r in reads.items() if r.value != want[cid]]
+    assert all(reads[cid].unsure for cid in wrong)
+    bright = [r for r in reads.values() if r.light == "bright"]
+    assert len(bright) > len(reads) / 2 and all("too bright" in r.why for r in bright)
+
+
+def test_a_little_too_bright_flags_the_blanks_and_keeps_the_pieces():
+    """Light a few percent past white (a print a little darker than the paper is clipped to
+    white): a light stroke might be gone, so blanks are flagged; pieces read as in daylight."""
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, 6.0, lamp=(1.04, 1.04, 1.04))
+    reads = catan_photo.read_map(image, homography, sheet)
+    assert {cid: r.value for cid, r in reads.items() if r.value} == CRAFTED_READ
+    assert not any(reads[cid].unsure for cid in CRAFTED)
+    faded = [r for r in reads.values() if r.light]
+    assert faded and all(r.value is None and r.why == LIGHT_WHY["faded"] for r in faded)
