@@ -2,7 +2,10 @@
 (corner, road, town hall) by pencil colour, dot or fill. Held out: the seeds here were never
 used while the reader was tuned (seeds 1-15 were).
 
-    python bench/bench_catan_photo.py [--photos N]
+    python bench/bench_catan_photo.py [--photos N] [--only 4] [--gain 2.0]
+
+--gain F multiplies every pixel of each photo by F, clipped at 255, and encodes it again (as
+a photo taken too bright or too dark).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=10, help="photos per resolution")
     parser.add_argument("--only", choices=["12", "12-lamp", "8", "4", "2"], action="append",
                         help="only these photo kinds (default: all); e.g. --only 12 for the time alone")
+    parser.add_argument("--gain", type=float, default=None, help="expose every photo F times as bright (clipped)")
     args = parser.parse_args()
     game = get_game("catan")
     print(f"machine: {machine()}")
@@ -56,8 +60,9 @@ def main() -> None:
                 sheet = game.build(variant, ("es", "en")[k % 2], ("a4", "letter")[k % 3 == 0])
                 truth, marks = pencil_game(seed, sheet)
                 path = pathlib.Path(tmp) / f"{seed}.jpg"
-                path.write_bytes(_lamp(make_photo(sheet, marks, seed=seed, megapixels=mp)) if lamp
-                                 else make_photo(sheet, marks, seed=seed, megapixels=mp))
+                jpeg = make_photo(sheet, marks, seed=seed, megapixels=mp)
+                jpeg = _lamp(jpeg) if lamp else jpeg
+                path.write_bytes(_exposed(jpeg, args.gain) if args.gain else jpeg)
                 read_photo(path)  # the first photo of a sheet draws its print: timed apart (cold)
                 start = time.perf_counter()
                 result = read_photo(path)
@@ -68,7 +73,8 @@ def main() -> None:
                     right += ok
                     flagged += r.unsure
                     wrong_quiet += not ok and not r.unsure
-            print(f"{mp:>4.0f} MP{' under a warm lamp' if lamp else ''}, {args.photos} photos, {places} places: right {right / places:.2%}, "
+            kind = f"{mp:>4.0f} MP{' under a warm lamp' if lamp else ''}{f' x{args.gain:g}' if args.gain else ''}"
+            print(f"{kind}, {args.photos} photos, {places} places: right {right / places:.2%}, "
                   f"wrong and not flagged {wrong_quiet / places:.2%}, flagged {flagged / places:.2%}, "
                   f"read_photo median {statistics.median(times) * 1000:.0f} ms")
 
@@ -82,11 +88,16 @@ def _timed(fn) -> float:
 def _lamp(jpeg: bytes) -> bytes:
     """The photo as a warm bulb lights it: blue at 70 %, green at 88 % (the reader measures
     the light on the print, so the tint must not change a pencil's colour)."""
+    return _exposed(jpeg, (0.70, 0.88, 1.0))
+
+
+def _exposed(jpeg: bytes, gain) -> bytes:
+    """The photo with every pixel (BGR) multiplied by `gain`, clipped at 255."""
     import cv2
     import numpy as np
 
     img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
-    img *= np.array([0.70, 0.88, 1.0], np.float32)
+    img *= np.asarray(gain, np.float32)
     return cv2.imencode(".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
 
 

@@ -54,6 +54,7 @@ FAINT_COLOUR = 0.045  # a piece holding less of its pencil than this: its colour
 CLIPPED = 250  # a channel this bright may be clipped: it tells neither the light nor a pencil
 FADED_OVER = 1.02  # light at least this far past white: a light stroke may be lost, a blank is not sure
 MAX_OVER = 1.06  # past this, no place is sure
+OVER_MM = 7  # a print clipped this near a place says how bright its light is
 COARSE = 3.5  # px/mm: a photo seeing the page coarser than this has noisier colour
 FILLED = {"road": 0.1, "hall": 0.1}
 RIM_MM = 2.2  # a corner's rim, where its darkness is measured: a fill reaches it, a dot not
@@ -253,7 +254,9 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     # the light is at least CLIPPED / printed wherever a print is clipped: the darkest print
     # clipped within a few mm says how far past white the light is, at least
     floor = np.where((small >= CLIPPED) & (layout.calib[:, :, None] > 0), CLIPPED / layout.printed, 0).max(axis=2)
-    floor = cv2.dilate(floor, np.ones((5, 5), np.uint8))
+    near = np.ones((2 * OVER_MM + 1,) * 2, np.uint8)  # (at 1 px/mm)
+    blind = cv2.dilate(layout.calib, near) == 0  # no print to judge by near: judged as the page's worst
+    floor = np.where(blind, floor.max(), cv2.dilate(floor, near))
     over = cv2.resize(floor, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every]
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     px_per_mm = _px_per_mm(homography, layout.region)

@@ -363,3 +363,4 @@ def test_a_little_too_bright_flags_the_blanks_and_keeps_the_pieces():
     assert not any(reads[cid].unsure for cid in CRAFTED)
     faded = [r for r in reads.values() if r.light]
     assert faded and all(r.value is None and r.why == LIGHT_WHY["faded"] for r in faded)
+
