@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Sheet
-from rnwprint.photo.light import LIGHT_WHY
+from rnwprint.photo.light import DARK_PAPER, LIGHT_WHY
 
 PX_PER_MM = 6.0
 BLUR = 0.6  # the photo's blur, in its own pixels (sampling, lens, the warp)
@@ -75,7 +75,7 @@ class PlaceRead:
     unsure: bool = False
     why: str = ""
     coverage: float = 0.0  # how much pencil: the place's mean absorption over a firm stroke's
-    light: str = ""  # "bright": the photo's light left too little to read it for sure
+    light: str = ""  # "dark" or "bright": the photo's light left too little to read it for sure
 
 
 @functools.cache
@@ -215,22 +215,25 @@ def read_map(image: np.ndarray, homography: np.ndarray, sheet: Sheet) -> dict[st
     coarse = f["px_per_mm"] < COARSE
     return {cid: _in_light(_decide(cid, layout.kinds[cid], f["votes"][i], f["mean"][i], f["core"][i], f["ring"][i],
                                    names, ref, coarse, float(f["dot"][i]), float(f["rim_dark"][i])),
-                           float(f["over"][i]))
+                           float(f["over"][i]), float(f["paper"][i]))
             for i, cid in enumerate(layout.pixels)}
 
 
-def _in_light(read: PlaceRead, over: float) -> PlaceRead:
-    """The read, flagged with the reason where the photo is too bright to be sure of it: light
-    at least `over` times what turns the paper white (a print that dark is clipped to white
-    nearby) washes out strokes lighter than 1 - 1/over, so a blank there is not sure, and far
-    past white, nothing is."""
-    if over > MAX_OVER:
-        why = LIGHT_WHY["bright"]
+def _in_light(read: PlaceRead, over: float, paper: float) -> PlaceRead:
+    """The read, flagged with the reason where the photo is too bright or too dark to be sure
+    of it: light at least `over` times what turns the paper white (a print that dark is
+    clipped to white nearby) washes out strokes lighter than 1 - 1/over, so a blank there is
+    not sure, and far past white, nothing is; paper showing `paper` grey levels (of 255),
+    fewer than DARK_PAPER, leaves a pencil a few levels of noise."""
+    if paper < DARK_PAPER:
+        why, light = LIGHT_WHY["dark"], "dark"
+    elif over > MAX_OVER:
+        why, light = LIGHT_WHY["bright"], "bright"
     elif over > FADED_OVER and read.value is None:
-        why = LIGHT_WHY["faded"]
+        why, light = LIGHT_WHY["faded"], "bright"
     else:
         return read
-    return replace(read, unsure=True, why="; ".join(w for w in (read.why, why) if w), light="bright")
+    return replace(read, unsure=True, why="; ".join(w for w in (read.why, why) if w), light=light)
 
 
 def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dict:
@@ -290,6 +293,8 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     core = (layout.radius < CORE_MM).astype(np.float32)
     return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "ring": mean(1 - inner),
             "over": np.maximum.reduceat(over, layout.starts),
+            "paper": np.bincount(layout.labels, weights=under.max(axis=1), minlength=places)
+            / np.maximum(np.bincount(layout.labels, minlength=places), 1),
             "core": mean(core), "dot": _dots(dark, corner, layout), "rim_dark": rim_dark,
             "px_per_mm": px_per_mm}
 

@@ -364,3 +364,12 @@ def test_a_little_too_bright_flags_the_blanks_and_keeps_the_pieces():
     faded = [r for r in reads.values() if r.light]
     assert faded and all(r.value is None and r.why == LIGHT_WHY["faded"] for r in faded)
 
+
+
+def test_a_photo_too_dark_is_flagged_everywhere_with_the_reason():
+    sheet = CATAN.build("map", "en", "a4")
+    image, homography = _top_down_photo(sheet, CRAFTED, 4.0, lamp=(0.12, 0.12, 0.12))  # paper ~30 of 255
+    reads = catan_photo.read_map(image, homography, sheet)
+    assert all(r.unsure and r.light == "dark" and LIGHT_WHY["dark"] in r.why for r in reads.values())
+    image, homography = _top_down_photo(sheet, CRAFTED, 4.0, lamp=(0.2, 0.2, 0.2))  # ~50: dim, still read
+    assert not any(r.light for r in catan_photo.read_map(image, homography, sheet).values())
