@@ -236,6 +236,25 @@ def _in_light(read: PlaceRead, over: float, paper: float) -> PlaceRead:
     return replace(read, unsure=True, why="; ".join(w for w in (read.why, why) if w), light=light)
 
 
+def _light(small: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
+    """The light (BGR, 1: what shows the paper white) over the map region at 1 px/mm, and how
+    far past white it is at least. A print clipped to white says only that the light is at
+    least that strong (CLIPPED / its grey): the light is measured where the print is seen
+    unclipped, and the darkest print clipped within OVER_MM says how far past white it is."""
+    calib = layout.calib[:, :, None]
+    unclipped = calib * (small < CLIPPED)
+    seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)[:, :, None]
+    seen_unclipped = cv2.GaussianBlur(unclipped, (0, 0), LIGHT_MM)
+    ratio = small / layout.printed
+    light = np.where(seen_unclipped > 0.05 * seen,
+                     cv2.GaussianBlur(ratio * unclipped, (0, 0), LIGHT_MM) / np.maximum(seen_unclipped, 1e-3),
+                     cv2.GaussianBlur(ratio * calib, (0, 0), LIGHT_MM) / np.maximum(seen, 1e-3))
+    floor = np.where((small >= CLIPPED) & (calib > 0), CLIPPED / layout.printed, 0).max(axis=2)
+    near = np.ones((2 * OVER_MM + 1,) * 2, np.uint8)
+    blind = cv2.dilate(layout.calib, near) == 0  # no print near to judge by: judged as the page's worst
+    return light, np.where(blind, floor.max(), cv2.dilate(floor, near))
+
+
 def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dict:
     """For each place: the mean absorption (BGR) of its pixels, of its middle and of its rim
     (corners), and its pencil grains' votes for each pencil weighted by their strength."""
@@ -244,24 +263,9 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     # the print over what was printed, spread from where it is seen to the places around
     # (at 1 px/mm: the light is smooth, and blurring there is 36 times cheaper)
     h, w = top.shape[:2]
-    small = cv2.resize(top, layout.small, interpolation=cv2.INTER_AREA).astype(np.float32)
-    # a print clipped to white says only that the light is at least that strong: where it is
-    # seen unclipped, it says how strong (so a photo too bright keeps its pencils' strength)
-    unclipped = layout.calib[:, :, None] * (small < CLIPPED)
-    seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)[:, :, None]
-    seen_unclipped = cv2.GaussianBlur(unclipped, (0, 0), LIGHT_MM)
-    ratio = small / layout.printed
-    light = np.where(seen_unclipped > 0.05 * seen,
-                     cv2.GaussianBlur(ratio * unclipped, (0, 0), LIGHT_MM) / np.maximum(seen_unclipped, 1e-3),
-                     cv2.GaussianBlur(ratio * layout.calib[:, :, None], (0, 0), LIGHT_MM) / np.maximum(seen, 1e-3))
-    # the light is at least CLIPPED / printed wherever a print is clipped: the darkest print
-    # clipped within a few mm says how far past white the light is, at least
-    floor = np.where((small >= CLIPPED) & (layout.calib[:, :, None] > 0), CLIPPED / layout.printed, 0).max(axis=2)
-    near = np.ones((2 * OVER_MM + 1,) * 2, np.uint8)  # (at 1 px/mm)
-    blind = cv2.dilate(layout.calib, near) == 0  # no print to judge by near: judged as the page's worst
-    floor = np.where(blind, floor.max(), cv2.dilate(floor, near))
-    over = cv2.resize(floor, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every]
+    light, over = _light(cv2.resize(top, layout.small, interpolation=cv2.INTER_AREA).astype(np.float32), layout)
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+    over = cv2.resize(over, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every]
     px_per_mm = _px_per_mm(homography, layout.region)
     # a pencil absorbs a share of each colour of what lies under it: the paper's light times the
     # print, as blurry as the photo sees it; a channel clipped to white shows no pencil
