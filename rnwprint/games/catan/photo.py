@@ -242,14 +242,17 @@ def _light(small: np.ndarray, layout: _Layout) -> tuple[np.ndarray, np.ndarray]:
     least that strong (CLIPPED / its grey): the light is measured where the print is seen
     unclipped, and the darkest print clipped within OVER_MM says how far past white it is."""
     calib = layout.calib[:, :, None]
-    unclipped = calib * (small < CLIPPED)
     seen = cv2.GaussianBlur(layout.calib, (0, 0), LIGHT_MM)[:, :, None]
-    seen_unclipped = cv2.GaussianBlur(unclipped, (0, 0), LIGHT_MM)
     ratio = small / layout.printed
+    light = cv2.GaussianBlur(ratio * calib, (0, 0), LIGHT_MM) / np.maximum(seen, 1e-3)
+    clipped = (small >= CLIPPED) & (calib > 0)
+    if not clipped.any():  # the usual photo
+        return light, np.zeros(layout.calib.shape, np.float32)
+    unclipped = calib * ~clipped
+    seen_unclipped = cv2.GaussianBlur(unclipped, (0, 0), LIGHT_MM)
     light = np.where(seen_unclipped > 0.05 * seen,
-                     cv2.GaussianBlur(ratio * unclipped, (0, 0), LIGHT_MM) / np.maximum(seen_unclipped, 1e-3),
-                     cv2.GaussianBlur(ratio * calib, (0, 0), LIGHT_MM) / np.maximum(seen, 1e-3))
-    floor = np.where((small >= CLIPPED) & (calib > 0), CLIPPED / layout.printed, 0).max(axis=2)
+                     cv2.GaussianBlur(ratio * unclipped, (0, 0), LIGHT_MM) / np.maximum(seen_unclipped, 1e-3), light)
+    floor = np.where(clipped, CLIPPED / layout.printed, 0).max(axis=2)
     near = np.ones((2 * OVER_MM + 1,) * 2, np.uint8)
     blind = cv2.dilate(layout.calib, near) == 0  # no print near to judge by: judged as the page's worst
     return light, np.where(blind, floor.max(), cv2.dilate(floor, near))
@@ -265,7 +268,8 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     h, w = top.shape[:2]
     light, over = _light(cv2.resize(top, layout.small, interpolation=cv2.INTER_AREA).astype(np.float32), layout)
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
-    over = cv2.resize(over, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every]
+    over = (cv2.resize(over, (w, h), interpolation=cv2.INTER_NEAREST).reshape(-1)[layout.every] if over.any()
+            else np.zeros(len(layout.every), np.float32))
     px_per_mm = _px_per_mm(homography, layout.region)
     # a pencil absorbs a share of each colour of what lies under it: the paper's light times the
     # print, as blurry as the photo sees it; a channel clipped to white shows no pencil
