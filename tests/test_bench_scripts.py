@@ -31,3 +31,9 @@ def test_bench_pool_start_times_the_workers_start():
 def test_bench_png_times_a_preview_against_lanczos():
     out = run("bench_png.py", "--rounds", "1")
     assert sum("(Lanczos, as before:" in line for line in out.splitlines()) == 3
+
+
+def test_bench_catan_photo_reads_a_photo_too_bright_without_a_silent_error():
+    out = run("bench_catan_photo.py", "--photos", "1", "--only", "4", "--gain", "2")
+    line = next(line for line in out.splitlines() if "4 MP x2, 1 photos, 144 places" in line)
+    assert "wrong and not flagged 0.00%" in line
