@@ -31,7 +31,7 @@ LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far
 BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
 
 
-LIGHT_WHY = {"dark": "the photo is too dark here to tell the pen from the paper",
+LIGHT_WHY = {"dark": "the photo is too dark here to tell what is written from the paper",
              "bright": "the photo is too bright here: what is written is washed out",
              "faded": "the photo is too bright here: a light stroke may be washed out"}
 

@@ -106,7 +106,7 @@ def test_a_photo_far_too_dark_flags_every_cell_and_says_why(rolling_sheet, read_
     path, result = read_at(0.03)
     assert silent_errors(sheet, marks, result) == []
     assert result.light == {"dark": len(sheet.cells)}
-    assert all(r.unsure and r.why == "the photo is too dark here to tell the pen from the paper"
+    assert all(r.unsure and r.why == "the photo is too dark here to tell what is written from the paper"
                for r in result.reads.values())
     notes = [line for line in typed_in_text(result).splitlines() if line.startswith("# Note: ")]
     assert any(f"The photo is too dark to read {len(sheet.cells)} cell(s) for sure" in n for n in notes)
