@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
 from catan_support import pencil_game
-from common import machine
+from common import exposed, machine
 
 from rnwprint.games import get_game
 from rnwprint.photo.pipeline import read_photo
@@ -62,7 +62,7 @@ def main() -> None:
                 path = pathlib.Path(tmp) / f"{seed}.jpg"
                 jpeg = make_photo(sheet, marks, seed=seed, megapixels=mp)
                 jpeg = _lamp(jpeg) if lamp else jpeg
-                path.write_bytes(_exposed(jpeg, args.gain) if args.gain else jpeg)
+                path.write_bytes(exposed(jpeg, args.gain, quality=90) if args.gain else jpeg)
                 read_photo(path)  # the first photo of a sheet draws its print: timed apart (cold)
                 start = time.perf_counter()
                 result = read_photo(path)
@@ -88,17 +88,7 @@ def _timed(fn) -> float:
 def _lamp(jpeg: bytes) -> bytes:
     """The photo as a warm bulb lights it: blue at 70 %, green at 88 % (the reader measures
     the light on the print, so the tint must not change a pencil's colour)."""
-    return _exposed(jpeg, (0.70, 0.88, 1.0))
-
-
-def _exposed(jpeg: bytes, gain) -> bytes:
-    """The photo with every pixel (BGR) multiplied by `gain`, clipped at 255."""
-    import cv2
-    import numpy as np
-
-    img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
-    img *= np.asarray(gain, np.float32)
-    return cv2.imencode(".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    return exposed(jpeg, (0.70, 0.88, 1.0), quality=90)
 
 
 if __name__ == "__main__":

@@ -25,24 +25,16 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from bench_photo import photo_set, truth_of  # noqa: E402
-from common import machine  # noqa: E402
+from common import exposed, machine  # noqa: E402
 
 from rnwprint.core.errors import RnwError  # noqa: E402
 from rnwprint.photo import read as photo_read  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 FACTORS = (0.03, 0.1, 0.3, 1.0, 2.0, 3.0, 4.0)
-
-
-def exposed(jpeg: bytes, factor: float) -> bytes:
-    """The photo with every pixel value multiplied by `factor`, clipped to 0-255."""
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    scaled = np.clip(image.astype(np.float32) * factor, 0, 255).astype(np.uint8)
-    return cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
 
 
 def main() -> None:

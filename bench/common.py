@@ -1,4 +1,5 @@
-"""Small helpers shared by the benchmark scripts: timing and a description of the machine."""
+"""Small helpers shared by the benchmark scripts: timing, a description of the machine, and
+a photo exposed brighter or darker."""
 
 from __future__ import annotations
 
@@ -49,3 +50,14 @@ def side_by_side_ratio(ours: list[str], baseline: list[str], rounds: int = 15) -
 
 
 PYTHON = sys.executable
+
+
+def exposed(jpeg: bytes, factor, quality: int = 95) -> bytes:
+    """The photo with every pixel value multiplied by `factor` (one for all, or one per BGR
+    channel), clipped to 0-255, encoded again at `quality`."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    scaled = np.clip(image.astype(np.float32) * np.asarray(factor, np.float32), 0, 255).astype(np.uint8)
+    return cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
