@@ -289,21 +289,20 @@ def _features(image: np.ndarray, homography: np.ndarray, layout: _Layout) -> dic
     nearest = np.argmax(chroma @ ref.T, axis=1)
     votes = np.bincount(layout.labels * n + nearest, weights=weight, minlength=places * n).reshape(-1, n)
 
-    def mean(where):
+    def mean(values: np.ndarray, where: np.ndarray | None = None) -> np.ndarray:
+        """Each place's mean of `values` (a column, or one per colour) over its pixels `where`."""
+        where = np.ones(len(values), np.float32) if where is None else where
         count = np.maximum(np.bincount(layout.labels, weights=where, minlength=places), 1)
-        return np.stack([np.bincount(layout.labels, weights=a[:, k] * where, minlength=places) for k in range(3)], 1) / count[:, None]
+        sums = [np.bincount(layout.labels, weights=column * where, minlength=places)
+                for column in values.reshape(len(values), -1).T]
+        return (np.stack(sums, 1) / count[:, None]).reshape((places,) + values.shape[1:])
 
     dark = a @ LUMA
-    rim = (layout.radius >= RIM_MM).astype(np.float32)
-    rim_dark = np.bincount(layout.labels, weights=dark * rim, minlength=places) / np.maximum(
-        np.bincount(layout.labels, weights=rim, minlength=places), 1)
     inner = (layout.radius < INNER_MM).astype(np.float32)
     core = (layout.radius < CORE_MM).astype(np.float32)
-    return {"votes": votes, "mean": mean(np.ones(len(a), np.float32)), "ring": mean(1 - inner),
-            "over": np.maximum.reduceat(over, layout.starts),
-            "paper": np.bincount(layout.labels, weights=under.max(axis=1), minlength=places)
-            / np.maximum(np.bincount(layout.labels, minlength=places), 1),
-            "core": mean(core), "dot": _dots(dark, corner, layout), "rim_dark": rim_dark,
+    return {"votes": votes, "mean": mean(a), "ring": mean(a, 1 - inner), "core": mean(a, core),
+            "rim_dark": mean(dark, (layout.radius >= RIM_MM).astype(np.float32)), "dot": _dots(dark, corner, layout),
+            "over": np.maximum.reduceat(over, layout.starts), "paper": mean(under.max(axis=1)),
             "px_per_mm": px_per_mm}
 
 
