@@ -13,8 +13,9 @@ GAP = 1.0  # mm between a cell and its label
 
 def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
     """A copy of `sheet` with each violation's cells outlined in red and its rule written
-    beside one of them (a cell named twice is outlined once): above the first, or where the
-    label hides no other label, then no printed text, then no outlined cell, then no cell."""
+    against one of them (a cell named twice is outlined once): of the spots around its cells,
+    best first (above the first cell, ...), the first that hides no other label, then no
+    printed text, then no outlined cell, then no cell, inside the page."""
     out = Sheet(sheet.identity, sheet.width, sheet.height, sheet.title, list(sheet.items), dict(sheet.cells))
     outlined: dict[str, tuple] = {}
     for v in report.violations:
@@ -23,12 +24,13 @@ def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
                 outlined[c] = sheet.cells[c].bounds
                 out.add(Path((sheet.cells[c].polygon,), Style(stroke=RED, width=0.8)))
     printed = [_text_box(item) for item in sheet.items if isinstance(item, Text)]
+    red = list(outlined.values())
     cells = [c.bounds for c in sheet.cells.values()]
     labels: list[tuple] = []
 
     def hides(spot: tuple) -> tuple:  # what a label there would hide, the worst first
         return (not _inside(spot, sheet), _count(spot, labels), _count(spot, printed),
-                _count(spot, list(outlined.values())), _count(spot, cells))
+                _count(spot, red), _count(spot, cells))
 
     for v in report.violations:
         spots = [spot for c in v.cells if c in sheet.cells for spot in _spots(sheet.cells[c].bounds, v.rule)]
