@@ -1,7 +1,8 @@
-"""The SVG renderer (svgwrite, issue 17) against the direct text writer it replaced, side by
-side: render time of one prebuilt sheet, median of interleaved rounds.
+"""The SVG renderer (svgwrite, issue 17) against another version of it, side by side: render
+time of one prebuilt sheet, median of interleaved rounds. E.g. the direct text writer it
+replaced (its import of the Sheet moved since):
 
-    git show a81a4f5^:rnwprint/render/svg.py > /tmp/svg_direct.py
+    git show a81a4f5^:rnwprint/render/svg.py | sed 's/rnwprint.sheet/rnwprint.core.sheet/' > /tmp/svg_direct.py
     python bench/bench_svg.py --old /tmp/svg_direct.py
 """
 
@@ -25,18 +26,18 @@ SHEETS = (("twenty-one", "A"), ("rolling-america", "us"), ("roll-to-the-top", "e
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--old", type=pathlib.Path, help="the direct writer's svg.py, for a side-by-side figure")
+    parser.add_argument("--old", type=pathlib.Path, help="another svg.py, rendered in turns with this one")
     parser.add_argument("--rounds", type=int, default=60)
     args = parser.parse_args()
     old = None
     if args.old:
-        spec = importlib.util.spec_from_file_location("svg_direct", args.old)
+        spec = importlib.util.spec_from_file_location("svg_old", args.old)
         old = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(old)
     print(f"machine: {machine()}")
     for name, variant in SHEETS:
         sheet = get_game(name).build(variant, "es", "a4")
-        renderers = {"svgwrite": render_svg} | ({"direct": old.render_svg} if old else {})
+        renderers = {"this": render_svg} | ({"old": old.render_svg} if old else {})
         times: dict[str, list[float]] = {k: [] for k in renderers}
         for _ in range(args.rounds):
             for key, render in renderers.items():
