@@ -37,3 +37,24 @@ def test_bench_catan_photo_reads_a_photo_too_bright_without_a_silent_error():
     out = run("bench_catan_photo.py", "--photos", "1", "--only", "4", "--gain", "2")
     line = next(line for line in out.splitlines() if "4 MP x2, 1 photos, 144 places" in line)
     assert "wrong and not flagged 0.00%" in line
+
+
+def test_writer_digits_are_binarised_without_breaking_a_thin_stroke():
+    """bench_photo --writers: a digit drawn with a thin pen, fainter than half grey along its
+    middle, is kept whole (cut at a quarter); a firm digit is cut at half grey as before."""
+    import cv2
+    import numpy as np
+
+    sys.path.insert(0, str(BENCH))
+    from bench_photo import binarised
+
+    thin = np.zeros((28, 28), np.uint8)
+    cv2.line(thin, (6, 4), (20, 24), 200, 1)
+    thin[10:18, :] = np.minimum(thin[10:18, :], 90)  # faint in the middle
+    firm = np.zeros((28, 28), np.uint8)
+    cv2.circle(firm, (14, 14), 8, 255, 3)
+    firm[13:15, 4:24] = 100  # a faint smudge across: not ink at half grey
+    bits = binarised(np.stack([thin, firm]))
+    assert cv2.connectedComponents(bits[0].astype(np.uint8))[0] - 1 == 1
+    assert (bits[0] == (thin >= 64)).all()
+    assert (bits[1] == (firm >= 128)).all()

@@ -1,0 +1,34 @@
+"""The photo generator's pen (tests/support/synth_ink.py): what it writes is what a hand would."""
+
+import cv2
+import numpy as np
+import pytest
+
+from support.synth_ink import _pieces, pen_glyph
+
+
+def _thin_two() -> np.ndarray:
+    """A '2' one source pixel wide, its curve and slope drawn in diagonal steps (as a thin
+    handwriting font's digit is, binarised at 28 px)."""
+    mask = np.zeros((20, 14), np.uint8)
+    points = np.array([[2, 5], [4, 2], [8, 1], [11, 3], [11, 7], [2, 18], [12, 18]], np.int32)
+    cv2.polylines(mask, [points], False, 1, 1, cv2.LINE_8)
+    return mask.astype(np.float32)
+
+
+@pytest.mark.parametrize("height, pen", [(24, 1.4), (48, 2.8), (60, 3.0)])
+def test_a_thin_glyph_stays_one_stroke(height, pen):
+    glyph = _thin_two()
+    assert _pieces(glyph > 0.5) == 1
+    for seed in range(10):
+        alpha = pen_glyph(glyph, height, pen, np.random.default_rng(seed))
+        assert _pieces(alpha > 0.5) == 1, seed
+
+
+def test_a_pen_lift_is_kept():
+    """Two strokes apart in the glyph (a 4 written in two) stay two."""
+    glyph = np.zeros((20, 14), np.float32)
+    glyph[2:18, 2:5] = 1
+    glyph[2:18, 9:12] = 1
+    alpha = pen_glyph(glyph, 48, 3.0, np.random.default_rng(0))
+    assert _pieces(alpha > 0.5) == 2
