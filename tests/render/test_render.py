@@ -136,6 +136,60 @@ def test_svg_is_what_svgwrite_and_elementtree_write(game):
         assert render_svg(sheet).decode("utf-8") == f'<?xml version="1.0" encoding="utf-8" ?>\n{expected}\n'
 
 
+def _svg_items(root):
+    """The drawn elements of an SVG page in document order, texts out of their groups;
+    the title, description, definitions and white background left out."""
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+    for el in list(root)[4:]:
+        out.extend(list(el) if el.tag == ns + "g" else [el])
+    return [(el.tag.removeprefix(ns), el) for el in out]
+
+
+def _modules(d: str, x0: float, y0: float, module: float) -> set[tuple[int, int]]:
+    """The (row, column) of every module a code's path fills ("Mx yhLv1h-LZ" a run)."""
+    cells = set()
+    for run in d.split("Z")[:-1]:
+        move, rest = run[1:].split("h", 1)
+        x, y = (float(v) for v in move.split(" "))
+        length = float(rest.split("v")[0])
+        row, start = round((y - y0) / module), round((x - x0) / module)
+        cells.update((row, start + k) for k in range(round(length / module)))
+    return cells
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_svg_draws_each_text_and_code_as_the_sheet_says(game):
+    """Each text at its place, size, colour, anchor and weight; each code's dark modules, and
+    only those, at their row and column; each box at its place and size."""
+    from rnwprint.core.sheet import Matrix
+    from rnwprint.fonts import PT
+
+    g = GAMES[game]
+    sheet = g.build(g.default_variant, "en", "a4")
+    (svg,) = render([sheet], "svg")
+    drawn = _svg_items(ET.fromstring(svg))
+    assert len(drawn) == len(sheet.items)
+    for item, (tag, el) in zip(sheet.items, drawn):
+        if isinstance(item, Text):
+            assert tag == "text" and el.text == item.text
+            assert (float(el.get("x")), float(el.get("y"))) == pytest.approx((item.x, item.y), abs=0.006)
+            assert float(el.get("font-size")) == pytest.approx(item.size * PT, abs=0.006)
+            assert el.get("fill", "#000000") == item.colour
+            assert el.get("text-anchor", "start") == item.anchor
+            assert el.get("font-weight", "normal") == ("bold" if item.bold else "normal")
+        elif isinstance(item, Matrix):
+            dark = {(r, c) for r, row in enumerate(item.rows) for c, v in enumerate(row) if v == "1"}
+            assert tag == "path" and el.get("fill") == item.colour
+            assert _modules(el.get("d"), item.x, item.y, item.module) == dark
+        elif isinstance(item, Rect):
+            box = tuple(float(el.get(k)) for k in ("x", "y", "width", "height"))
+            assert tag == "rect" and box == pytest.approx((item.x, item.y, item.w, item.h), abs=0.006)
+            assert float(el.get("rx", 0)) == pytest.approx(item.radius, abs=0.006)
+            assert el.get("fill") == (item.style.fill or "none")
+            assert el.get("stroke") == item.style.stroke
+
+
 def test_png_pixels_are_the_mean_of_those_drawn():
     """Drawn at twice the size, each pixel is the mean of the four drawn; the photo
     generator's Lanczos is kept apart; a size that does not halve exactly is fitted."""
