@@ -35,7 +35,7 @@ from common import machine  # noqa: E402
 
 from rnwprint.core.entries import Guarded  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
-from support import synth  # noqa: E402  (tests/support, on sys.path through common)
+from support import synth, synth_ink  # noqa: E402  (tests/support, on sys.path through common)
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
@@ -87,13 +87,9 @@ def binarised(images: np.ndarray) -> np.ndarray:
     bits = images >= 128
     for k, image in enumerate(images):
         faint = image >= 64
-        if _pieces(bits[k]) > _pieces(faint):
+        if synth_ink.pieces(bits[k]) > synth_ink.pieces(faint):
             bits[k] = faint
     return bits
-
-
-def _pieces(bits: np.ndarray) -> int:
-    return cv2.connectedComponents(bits.astype(np.uint8), connectivity=8)[0] - 1
 
 
 def kind_of(truth) -> str:

@@ -148,7 +148,7 @@ def pen_glyph(mask: np.ndarray, height: float, pen: float, rng: np.random.Genera
     up = cv2.warpAffine(src, full[:2], (out_w, out_h), flags=cv2.INTER_LINEAR)
     up = cv2.GaussianBlur(up, (0, 0), max(0.5, 0.5 * scale))
     binary = (up > 0.5).astype(np.uint8)
-    if _pieces(binary) > _pieces(mask > 0.5):
+    if pieces(binary) > pieces(mask > 0.5):
         # a stroke one source pixel wide (a thin font's, a diagonal step) fades below half
         # when scaled up: a pen does not lift there, so its fainter line is kept
         binary = (up > 0.25).astype(np.uint8)
@@ -165,7 +165,7 @@ def pen_glyph(mask: np.ndarray, height: float, pen: float, rng: np.random.Genera
     return np.clip(signed + grow + 0.5, 0, 1).astype(np.float32)
 
 
-def _pieces(binary: np.ndarray) -> int:
+def pieces(binary: np.ndarray) -> int:
     """How many separate pieces of ink (8-connected)."""
     return cv2.connectedComponents(binary.astype(np.uint8), connectivity=8)[0] - 1
 

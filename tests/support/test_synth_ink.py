@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from support.synth_ink import _pieces, pen_glyph
+from support.synth_ink import pen_glyph, pieces
 
 
 def _thin_two() -> np.ndarray:
@@ -19,10 +19,10 @@ def _thin_two() -> np.ndarray:
 @pytest.mark.parametrize("height, pen", [(24, 1.4), (48, 2.8), (60, 3.0)])
 def test_a_thin_glyph_stays_one_stroke(height, pen):
     glyph = _thin_two()
-    assert _pieces(glyph > 0.5) == 1
+    assert pieces(glyph > 0.5) == 1
     for seed in range(10):
         alpha = pen_glyph(glyph, height, pen, np.random.default_rng(seed))
-        assert _pieces(alpha > 0.5) == 1, seed
+        assert pieces(alpha > 0.5) == 1, seed
 
 
 def test_a_pen_lift_is_kept():
@@ -31,4 +31,4 @@ def test_a_pen_lift_is_kept():
     glyph[2:18, 2:5] = 1
     glyph[2:18, 9:12] = 1
     alpha = pen_glyph(glyph, 48, 3.0, np.random.default_rng(0))
-    assert _pieces(alpha > 0.5) == 2
+    assert pieces(alpha > 0.5) == 2
