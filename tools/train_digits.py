@@ -76,6 +76,7 @@ import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from digits_data import (
+    AUGMENT_COPIES,
     MORE_COPIES,
     MORE_PACKAGE,
     MORE_WHEEL,
@@ -91,6 +92,7 @@ from digits_data import (
     _write_npz,
     augmented,
     batched_features,
+    european_set,
     load_mnist,
     load_more_mnist,
     pack_heldout,
@@ -126,6 +128,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --quick: also N renderings of each digit by each training font family")
     ap.add_argument("--slant", type=float, default=0.0, metavar="DEG",
                     help="with --quick: also slant every augmented digit by up to DEG degrees")
+    ap.add_argument("--european", type=float, default=0.0, metavar="SHARE",
+                    help="also this share of the TRAIN 1s and 7s written as in Europe (a 1's flag, a 7's bar)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     start = time.perf_counter()
@@ -134,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"[{time.perf_counter() - start:6.1f}s] {msg}", flush=True)
 
     if args.quick:
-        quick(args.cache, args.fonts, args.slant, log)
+        quick(args.cache, args.fonts, args.slant, log, args.european)
         return
     images, labels = load_mnist(args.cache)
     train_idx, held_idx = split(labels)
@@ -152,6 +156,11 @@ def main(argv: list[str] | None = None) -> None:
     fx, fy = augmented(fi, fl, 1, np.random.default_rng(SEED + 6))
     x_img, y = np.concatenate([x_img, fx]), np.concatenate([y, fy])
     log(f"font writers ({', '.join(digits_writers.FONTS_TRAIN)}): {len(fi)} digits, {len(fx)} with copies")
+    if args.european:
+        ex, ey = european_set(images[train_idx], labels[train_idx], args.european, AUGMENT_COPIES,
+                              np.random.default_rng(SEED + 7))
+        x_img, y = np.concatenate([x_img, ex]), np.concatenate([y, ey])
+        log(f"European 1s and 7s: {len(ex)} with copies")
     raw_crops, crop_labels = photo_crops(images[train_idx], labels[train_idx], log=log)
     px, py = photo_training_set(raw_crops, crop_labels, SEED + 3)
     x_img, y = np.concatenate([x_img, px]), np.concatenate([y, py])
@@ -225,10 +234,11 @@ def main(argv: list[str] | None = None) -> None:
 QUICK_COPIES, QUICK_CROSSES, QUICK_EPOCHS = 3, 3000, 6
 
 
-def quick(cache: str | None, fonts: int, slant: float, log) -> None:
+def quick(cache: str | None, fonts: int, slant: float, log, european: float = 0.0) -> None:
     """Train one small feature network on the npm TRAIN digits (3 augmented copies each,
-    crosses), optionally with font writers or more slant, and report how it reads the
-    held-out MNIST digits and the writers never trained on (UCI, held-out font families)."""
+    crosses), optionally with font writers, more slant or European 1s and 7s, and report how
+    it reads the held-out MNIST digits, the writers never trained on (UCI, held-out font
+    families) and the held-out 1s and 7s written as in Europe."""
     import digits_data
     import digits_train
     import digits_writers
@@ -248,6 +258,9 @@ def quick(cache: str | None, fonts: int, slant: float, log) -> None:
         digits_data.augment_digit = slanted
     x, y = augmented(images[train_idx], labels[train_idx], QUICK_COPIES, rng)
     parts = [(x, y), (synthetic_crosses(QUICK_CROSSES, SEED + 1), np.full(QUICK_CROSSES, X_LABEL, np.int64))]
+    if european:
+        parts.append(digits_data.european_set(images[train_idx], labels[train_idx], european, QUICK_COPIES, rng))
+        log(f"European 1s and 7s: {len(parts[-1][0])} with copies")
     if fonts:
         fi, fl, _ = digits_writers.font_digits(digits_writers.FONTS_TRAIN, per_digit=fonts, seed=SEED + 9)
         parts.append(augmented(fi, fl, 1, rng))
@@ -257,8 +270,12 @@ def quick(cache: str | None, fonts: int, slant: float, log) -> None:
     feats = batched_features(x)
     mean, std = feats.mean(axis=0), feats.std(axis=0) + 1e-3
     net = train_net(((feats - mean) / std).astype(np.float32), y, SEED + 100, log)
+    ones_sevens = [i for i in held_idx if labels[i] in (1, 7)]
+    written = np.stack([digits_data.european(images[i], int(labels[i]), np.random.default_rng(i))
+                        for i in ones_sevens])
     sets = {"MNIST held-out": (images[held_idx], labels[held_idx]), "UCI": digits_writers.uci_digits(),
-            "held-out fonts": digits_writers.font_digits()[:2]}
+            "held-out fonts": digits_writers.font_digits()[:2],
+            "held-out 1s and 7s written as in Europe": (written, labels[ones_sevens])}
     for name, (im, lab) in sets.items():
         f = (batched_features(_normalised(im.astype(np.float32) / 255)) - mean) / std
         logits = np.maximum(f @ net["w1"] + net["b1"], 0) @ net["w2"] + net["b2"]

@@ -404,3 +404,26 @@ def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(
         assert sum(r.value == t for t, r in reads if not r.unsure) >= 0.85 * len(reads)
     else:
         assert sure == [] and all(r.why == photo_read.SMALL_CIRCLE_WHY for _, r in reads)
+
+
+def test_european_ones_get_a_flag_and_sevens_a_bar(heldout):
+    """tools/digits_data.european: a 1's added ink starts at its top and runs down to the
+    left; a 7's crosses its stem near half its height; other digits are left as they are;
+    the same generator gives the same digit."""
+    images, labels, _ = heldout
+    one, seven, three = (images[labels == d][0] for d in (1, 7, 3))
+    for k in range(5):
+        flagged = digits_data.european(one, 1, np.random.default_rng(k))
+        added = np.argwhere((flagged > 128) & (one <= 128))
+        ys, xs = np.nonzero(one > 128)
+        assert len(added) >= 3
+        assert added[:, 0].min() >= ys.min() - 1 and added[:, 0].max() < ys.min() + 0.5 * (ys.max() - ys.min())
+        assert added[:, 1].mean() < xs[ys == ys.min()].mean()  # to the left of the top
+        barred = digits_data.european(seven, 7, np.random.default_rng(k))
+        added = np.argwhere((barred > 128) & (seven <= 128))
+        ys, _ = np.nonzero(seven > 128)
+        assert len(added) >= 3
+        assert abs(np.median(added[:, 0]) - (ys.min() + ys.max()) / 2) <= 3
+        assert np.ptp(added[:, 0]) <= 3 and np.ptp(added[:, 1]) >= 4  # a bar across, not down
+    assert (digits_data.european(three, 3, np.random.default_rng(0)) == three).all()
+    assert (digits_data.european(one, 1, np.random.default_rng(9)) == digits_data.european(one, 1, np.random.default_rng(9))).all()
