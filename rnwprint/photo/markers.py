@@ -24,14 +24,9 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
     A fast pass (one threshold window) on a reduced copy; while markers are missing, OpenCV's
     default three windows, then the same on a copy with the shading divided out (a shadow
     edge across a marker), then, if fewer than three were found, the full image."""
-    import cv2
-
     h, w = grey.shape
     factor = max(1, int(np.ceil(max(h, w) / DETECT_LONG_SIDE)))
-    # OpenCV averages by 2 or 4 fast whatever the size, by 3 only an exact multiple (19 ms
-    # against 7 for a 12 MP photo): cut that to one (a pixel or two of the edge)
-    whole = grey if factor in (1, 2, 4) else grey[:h - h % factor, :w - w % factor]
-    small = cv2.resize(whole, (w // factor, h // factor), interpolation=cv2.INTER_AREA) if factor > 1 else grey
+    small = _reduced(grey, factor)
     found: dict[int, np.ndarray] = {}
     rejected: list[np.ndarray] = []
     passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]
@@ -51,6 +46,21 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
         found = {i: (_refine(small, (q - (factor - 1) / 2) / factor) * factor + (factor - 1) / 2)
                  for i, q in found.items()}
     return {i: _refine(grey, q) for i, q in found.items()}, rejected
+
+
+def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:
+    """`grey` averaged over factor x factor blocks (OpenCV's INTER_AREA), the last partial
+    row and column of blocks left out."""
+    import cv2
+
+    if factor == 1:
+        return grey
+    h, w = grey.shape
+    whole = grey[:h - h % factor, :w - w % factor]  # OpenCV is fast only at an exact multiple
+    if factor % 2:  # the same pixels as INTER_AREA, in half its time (a 12 MP photo by 3: 2.8 ms against 5.8)
+        half = factor // 2
+        return np.ascontiguousarray(cv2.blur(whole, (factor, factor))[half::factor, half::factor])
+    return cv2.resize(whole, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
 
 
 @functools.cache

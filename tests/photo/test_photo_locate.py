@@ -279,6 +279,22 @@ def test_generator_writes_into_the_cells(sheets):
 # --------------------------------------------------------------------------- speed (issue 15)
 
 
+@pytest.mark.parametrize("factor", [2, 3, 4, 5, 6, 7])
+def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
+    """The copy the markers are looked for on is OpenCV's INTER_AREA reduction of the whole
+    blocks, pixel for pixel, whichever way it is computed."""
+    from rnwprint.photo.markers import _reduced
+
+    rng = np.random.default_rng(factor)
+    grey = rng.integers(0, 256, (301, 403)).astype(np.uint8)
+    grey[100:180, 50:200] = 20  # an edge, as round a marker
+    h, w = grey.shape
+    want = cv2.resize(grey[:h - h % factor, :w - w % factor], (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    got = _reduced(grey, factor)
+    assert got.shape == want.shape == (h // factor, w // factor)
+    assert np.array_equal(got, want)
+
+
 def test_ring_match_is_opencvs_masked_match():
     """The registration's fast match gives OpenCV's masked TM_CCOEFF_NORMED: the same peak,
     the same scores to a thousandth, -1 where the window is flat."""
