@@ -49,14 +49,16 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
 
 
 def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:
-    """`grey` averaged over factor x factor blocks (OpenCV's INTER_AREA), the last partial
-    row and column of blocks left out."""
+    """`grey` reduced by `factor` with OpenCV's INTER_AREA (by 3 and other odd factors, over
+    whole blocks: the last partial row and column of blocks left out)."""
     import cv2
 
     if factor == 1:
         return grey
     h, w = grey.shape
-    whole = grey[:h - h % factor, :w - w % factor]  # OpenCV is fast only at an exact multiple
+    if factor in (2, 4):  # OpenCV's fast path, whatever the size
+        return cv2.resize(grey, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    whole = grey[:h - h % factor, :w - w % factor]  # by 3, OpenCV is fast only at an exact multiple
     if factor % 2:  # the same pixels as INTER_AREA, in half its time (a 12 MP photo by 3: 2.8 ms against 5.8)
         half = factor // 2
         return np.ascontiguousarray(cv2.blur(whole, (factor, factor))[half::factor, half::factor])

@@ -279,10 +279,11 @@ def test_generator_writes_into_the_cells(sheets):
 # --------------------------------------------------------------------------- speed (issue 15)
 
 
-@pytest.mark.parametrize("factor", [2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("factor", [3, 5, 6, 7])
 def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
-    """The copy the markers are looked for on is OpenCV's INTER_AREA reduction of the whole
-    blocks, pixel for pixel, whichever way it is computed."""
+    """The copy the markers are looked for on (by an odd factor, or one OpenCV is slow at)
+    is OpenCV's INTER_AREA reduction of the whole blocks, pixel for pixel, whichever way it
+    is computed."""
     from rnwprint.photo.markers import _reduced
 
     rng = np.random.default_rng(factor)
