@@ -58,3 +58,19 @@ def test_writer_digits_are_binarised_without_breaking_a_thin_stroke():
     assert cv2.connectedComponents(bits[0].astype(np.uint8))[0] - 1 == 1
     assert (bits[0] == (thin >= 64)).all()
     assert (bits[1] == (firm >= 128)).all()
+
+
+def test_bench_warm_reads_the_same_photos_side_by_side_with_another_checkout():
+    """Side by side, both processes read the same files: this checkout against itself reads
+    every photo, times it from outside, and prints the ratio."""
+    checkout = BENCH.parent
+    out = run("bench_warm.py", "--photos", "1", "--rounds", "1", "--turns", "1", "--sheets", "twenty-one",
+              "--baseline", str(checkout))
+    lines = out.splitlines()
+    this = next(line for line in lines if line.startswith("this:"))
+    base = next(line for line in lines if line.startswith("baseline:"))
+    assert float(this.split()[1]) > 0 and float(base.split()[1]) > 0
+    ratio = float(next(line for line in lines if line.startswith("this / baseline:")).split()[-1])
+    assert 0.2 < ratio < 5
+    row = next(line.split() for line in lines if line.startswith("twenty-one"))
+    assert len(row) == 11  # the sheet, nine stages and the total
