@@ -137,6 +137,17 @@ def figures(cells) -> dict:
     }
 
 
+def print_kinds(cells) -> None:
+    """Right / wrong unflagged / flagged for each cell kind, of the filled cells of that kind."""
+    for kind in sorted({kind_of(c[0]) for c in cells if c[0] not in (None, False, True)}):
+        of = [c for c in cells if c[0] not in (None, False, True) and kind_of(c[0]) == kind]
+        print(f"  {kind}: {len(of)} cells, right {sum(t == v for t, v, _, _ in of) / len(of):.2%}, "
+              f"wrong unflagged {sum(t != v and not u for t, v, _, u in of) / len(of):.2%}, "
+              f"flagged {sum(u for *_, u in of) / len(of):.2%}")
+    lost = [(t, v) for t, v, _, u in cells if isinstance(t, Guarded) and not isinstance(v, Guarded) and not u]
+    print(f"  circles dropped without a flag: {len(lost)} {lost[:5]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calibrate", action="store_true")
@@ -166,16 +177,17 @@ def main() -> None:
     for name, value in figures(cells).items():
         print(f"  {name}: {value:.2%}" if isinstance(value, float) else f"  {name}: {value}")
     print("by cell kind (of the filled cells of that kind):")
-    for kind in sorted({kind_of(c[0]) for c in cells if c[0] not in (None, False, True)}):
-        of = [c for c in cells if c[0] not in (None, False, True) and kind_of(c[0]) == kind]
-        print(f"  {kind}: {len(of)} cells, right {sum(t == v for t, v, _, _ in of) / len(of):.2%}, "
-              f"wrong unflagged {sum(t != v and not u for t, v, _, u in of) / len(of):.2%}, "
-              f"flagged {sum(u for *_, u in of) / len(of):.2%}")
-    lost = [(t, v) for t, v, _, u in cells if isinstance(t, Guarded) and not isinstance(v, Guarded) and not u]
-    print(f"  circles dropped without a flag: {len(lost)} {lost[:5]}")
+    print_kinds(cells)
     sharp = figures([c for mp, cells_of in by_mp.items() if mp >= 4 for c in cells_of])
     print(f"  photos of 4 MP and more: filled right {sharp['filled read right']:.2%}, wrong unflagged "
           f"{sharp['wrong and not flagged']:.2%}, flagged {sharp['flagged']:.2%}")
+    issue = [c for mp, cells_of in by_mp.items() if mp >= 2 for c in cells_of]
+    if issue:
+        f = figures(issue)
+        print(f"photos of 2 MP and more (the sizes of issue 15's hidden set): {len(issue)} cells, filled right "
+              f"{f['filled read right']:.2%}, wrong unflagged {f['wrong and not flagged']:.2%}, "
+              f"flagged {f['flagged']:.2%}; by cell kind:")
+        print_kinds(issue)
     print("by photo size:")
     for mp in sorted(by_mp):
         f = figures(by_mp[mp])
