@@ -33,7 +33,7 @@ from rnwprint.layout.page import MARGIN, PAGE_SIZES, marker_rows
 from rnwprint.core.sheet import IDENTITY, IDENTITY_PREFIX, MARKER, Identity, Matrix, Sheet
 from rnwprint.photo.homography import _apply, _fit, _fit_robust, _residuals_mm, _rms, _scale
 from rnwprint.photo.identity import sheet_for
-from rnwprint.photo.markers import _detect, _recover_marker
+from rnwprint.photo.markers import DETECT_LONG_SIDE, _detect, _recover_marker, detect_on_full_image
 from rnwprint.photo.qr import MARKER_SIZE, _qr_anywhere, _read_footer_qr
 
 MARKER_IDS = {"top-left": 0, "top-right": 1, "bottom-right": 2, "bottom-left": 3}
@@ -119,6 +119,28 @@ def _furniture(width: float, height: float) -> dict[int, np.ndarray]:
 # --------------------------------------------------------------------------- locating
 
 
+def _footer_identity(grey: np.ndarray, corners: dict[int, np.ndarray]):
+    """A provisional fit for each page size (the markers sit alike on every sheet of a size),
+    best first, and the QR code in the footer read through them, which says which: (the fits
+    as (rms, width, height, H), the code's text or "", its finder centres in px or None)."""
+    found = sorted(corners)
+    candidates = []
+    for w, h in PAGE_SIZES.values():
+        for width, height in ((w, h), (h, w)):
+            quads = _furniture(width, height)
+            src = np.concatenate([quads[i] for i in found])
+            dst = np.concatenate([corners[i] for i in found])
+            H = _fit(src, dst)
+            if H is not None:
+                candidates.append((_rms(H, src, dst), width, height, H))
+    candidates.sort(key=lambda c: c[0])
+    for k, (_, width, height, H) in enumerate(candidates):
+        text, finders_px, _ = _read_footer_qr(grey, H, width, height, fallback=k == 0)
+        if text:
+            return candidates, text, finders_px
+    return candidates, "", None
+
+
 def locate(image: np.ndarray, where: str | None = None, expect_game: str | None = None) -> PageFix:
     """Find the sheet in a photo (grey or BGR uint8). RnwError, naming `where`, when there is
     no readable rnwprint sheet, or it is one this rnwprint cannot read (or, with
@@ -143,23 +165,17 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
         what = f"only {len(found)} of the 4 corner markers found" + (f" (ids {found})" if found else "")
         raise RnwError(f"{what}: photograph the whole sheet, flat, all four corners in view", where)
 
-    # a provisional fit for each page size (the markers sit alike on every sheet of a size);
-    # the QR code in the footer, read through it, says which
-    candidates = []
-    for w, h in PAGE_SIZES.values():
-        for width, height in ((w, h), (h, w)):
-            quads = _furniture(width, height)
-            src = np.concatenate([quads[i] for i in found])
-            dst = np.concatenate([corners[i] for i in found])
-            H = _fit(src, dst)
-            if H is not None:
-                candidates.append((_rms(H, src, dst), width, height, H))
-    candidates.sort(key=lambda c: c[0])
-    text, finders_px = "", None
-    for k, (_, width, height, H) in enumerate(candidates):
-        text, finders_px, _ = _read_footer_qr(grey, H, width, height, fallback=k == 0)
-        if text:
-            break
+    candidates, text, finders_px = _footer_identity(grey, corners)
+    if not text and len(found) == 3 and max(grey.shape) > DETECT_LONG_SIDE:
+        # three markers seen on the reduced copy, and the code not read through them (a
+        # washed-out photo): the fourth may show on the full image
+        start = time.perf_counter()
+        whole = detect_on_full_image(grey)
+        timings["markers"] += (time.perf_counter() - start) * 1000
+        t1 += time.perf_counter() - start  # (so the "qr" stage leaves it out)
+        if len(whole) == 4:
+            corners, found = whole, sorted(whole)
+            candidates, text, finders_px = _footer_identity(grey, corners)
     if not text:
         text = _qr_anywhere(grey)
     t2 = time.perf_counter()

@@ -48,6 +48,13 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
     return {i: _refine(grey, q) for i, q in found.items()}, rejected
 
 
+def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
+    """`detect_markers` on the photo itself, not a reduced copy (slower: for a photo whose
+    reduced copy lost a marker that matters)."""
+    found, _ = _aruco(grey, 1, "default")
+    return {i: _refine(grey, q) for i, q in found.items()}
+
+
 def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:
     """`grey` reduced by `factor` with OpenCV's INTER_AREA (by 3 and other odd factors, over
     whole blocks: the last partial row and column of blocks left out)."""
