@@ -17,16 +17,16 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: RING_RADII in at least 2 px of each of RING_SECTORS of 24 directions; read guarded, flagged
 RING_RADII, RING_BAND, RING_SECTORS = (0.9, 0.8, 0.7, 0.6), 0.1, 22
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
+EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
 
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool]:
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
     touch it): ink near the edge going most of the way round is the circle. The number
     inside is then told from the paper by its own darkness, not the (darker) circle's."""
-    r2, sector = _rim(*ink.shape)
-    rim = (r2 > CIRCLE_RIM) & (ink > 0)
-    if (np.bincount(sector[rim], minlength=24) >= 3).sum() < CIRCLE_SECTORS:
+    if not _rings(ink):
         return ink, False
+    r2, _ = _rim(*ink.shape)
     inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -35,6 +35,13 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
     return np.where(keep[labels], inside, 0.0).astype(np.float32), True
+
+
+def _rings(ink: np.ndarray) -> bool:
+    """Ink near the box edge most of the way round: a guard circle, or a 0 written that big."""
+    r2, sector = _rim(*ink.shape)
+    rim = (r2 > CIRCLE_RIM) & (ink > 0)
+    return (np.bincount(sector[rim], minlength=24) >= 3).sum() >= CIRCLE_SECTORS
 
 
 def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray | None:

@@ -204,6 +204,13 @@ def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard(speck):
     assert not found
 
 
+@pytest.mark.parametrize("sweep, inside, rings", [(360, None, True), (300, "3", True), (120, "3", False), (0, "0", False)])
+def test_ink_near_the_box_edge_most_of_the_way_round_rings_the_box(sweep, inside, rings):
+    """What the reader calls a ring round the box, with or without a number inside: a circle
+    (or most of one); not an arc a third of the way round, nor a digit alone."""
+    assert photo_read._rings(ring_crop(sweep, inside)) == rings
+
+
 def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
     """The circle comes off and the X inside is read: a crossed-out cell (a guard guards a
     number, an X is no score). The same circle round a 3 guards the 3."""

@@ -84,6 +84,55 @@ def test_a_photo_brightened_three_times_still_reads_most_filled_cells(rolling_sh
     assert len(right) >= 33
 
 
+def test_a_marker_the_reduced_copy_loses_in_a_washed_out_photo_is_found_on_the_full_photo(
+        rolling_sheet, tmp_path, monkeypatch):
+    """This ×3 photo reduced by 2 over whole blocks (the last odd column left out) shows only
+    three markers, and its washed-out QR code cannot be read through them: the fourth,
+    looked for on the photo itself, lets it be read."""
+    from rnwprint.photo import markers
+
+    _, _, jpeg = rolling_sheet
+    path = tmp_path / "x3.jpg"
+    path.write_bytes(exposed(jpeg, 3.0))
+
+    def whole_blocks(grey, factor):
+        h, w = grey.shape
+        return cv2.resize(grey[:h - h % factor, :w - w % factor], (w // factor, h // factor),
+                          interpolation=cv2.INTER_AREA)
+
+    monkeypatch.setattr(markers, "_reduced", whole_blocks)
+    assert len(markers._detect(cv2.imread(str(path), cv2.IMREAD_GRAYSCALE))[0]) == 3
+    with monkeypatch.context() as m:
+        m.setattr("rnwprint.photo.locate.detect_on_full_image", lambda grey: {})
+        with pytest.raises(RnwError, match="cannot read its QR code"):
+            read_photo(path)
+    result = read_photo(path)
+    assert result.fix.markers == (0, 1, 2, 3) and not result.fix.used_qr
+
+
+def test_a_circle_whose_number_washed_out_is_flagged_not_read_plain(tmp_path):
+    """Three times too bright, a circled 1 keeps most of its circle but only a trace of the 1:
+    the ring with (almost) nothing inside was taken for a 0 and the whole read as a plain 5,
+    sure and unflagged. A 1-6 box holds no 0: such a ring is flagged."""
+    import pathlib
+    import sys
+
+    bench = pathlib.Path(__file__).resolve().parents[2] / "bench"
+    sys.path.insert(0, str(bench))
+    from bench_photo import photo_set
+    from common import exposed as brighter
+
+    from rnwprint.core.entries import Guarded
+    from rnwprint.photo.circles import EMPTY_RING_WHY
+
+    path, sheet, marks, _ = next(photo_set([7013], tmp_path))
+    assert marks["CT"] == Guarded(1)
+    shot = tmp_path / "x3.jpg"
+    shot.write_bytes(brighter(path.read_bytes(), 3.0))
+    read = read_photo(shot).reads["CT"]
+    assert read.unsure and read.why == EMPTY_RING_WHY
+
+
 def test_a_photo_brightened_twice_reads_its_filled_cells_and_flags_only_where_faded(rolling_sheet, read_at):
     sheet, marks, _ = rolling_sheet
     _, result = read_at(2.0)
