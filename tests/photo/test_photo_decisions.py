@@ -211,6 +211,29 @@ def test_ink_near_the_box_edge_most_of_the_way_round_rings_the_box(sweep, inside
     assert photo_read._rings(ring_crop(sweep, inside)) == rings
 
 
+def test_a_ring_is_ink_on_the_rim_in_at_least_14_of_24_directions_three_pixels_each():
+    """The rule itself, pixel by pixel: three pixels out on the rim (beyond 0.8 of the half
+    box, squared) in 14 of the 24 directions ring the box; 13 directions, two pixels each, or
+    ink all round just inside the rim do not."""
+    from rnwprint.photo.circles import CIRCLE_RIM, _rim
+
+    r2, sector = _rim(45, 45)
+
+    def ink(directions, pixels=3, out=True):
+        drawn = np.zeros((45, 45), np.float32)
+        where = r2 > CIRCLE_RIM if out else (r2 <= CIRCLE_RIM) & (r2 > 0.6)
+        for d in directions:
+            ys, xs = np.nonzero(where & (sector == d))
+            drawn[ys[:pixels], xs[:pixels]] = 1.0
+        return drawn
+
+    assert photo_read._rings(ink(range(14)))
+    assert photo_read._rings(ink(range(5, 24, 1)))
+    assert not photo_read._rings(ink(range(13)))
+    assert not photo_read._rings(ink(range(24), pixels=2))
+    assert not photo_read._rings(ink(range(24), out=False))
+
+
 def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
     """The circle comes off and the X inside is read: a crossed-out cell (a guard guards a
     number, an X is no score). The same circle round a 3 guards the 3."""
