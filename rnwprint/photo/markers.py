@@ -56,8 +56,8 @@ def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:
-    """`grey` reduced by `factor` with OpenCV's INTER_AREA (by 3 and other odd factors, over
-    whole blocks: the last partial row and column of blocks left out)."""
+    """`grey` reduced by `factor` with OpenCV's INTER_AREA: by 2 and 4 the whole photo, by
+    any other factor its whole blocks (the last partial row and column left out)."""
     import cv2
 
     if factor == 1:
