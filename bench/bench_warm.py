@@ -97,6 +97,11 @@ def read_elsewhere(code: pathlib.Path | None, photos, rounds: int):
     return json.loads(done.stdout)
 
 
+def cpu_ms(turns) -> list[float]:
+    """The CPU ms of every read in these turns (each a read_all result)."""
+    return [t["cpu"] for turn in turns for reads in turn.values() for t in reads]
+
+
 def table(timings: dict[str, list[dict[str, float]]]) -> None:
     stages = [s for s in dict.fromkeys(k for runs in timings.values() for t in runs for k in t) if s != "cpu"]
     print(f"{'sheet':16s}" + "".join(f"{s:>11s}" for s in stages))
@@ -134,10 +139,8 @@ def main() -> None:
             runs["baseline"].append(read_elsewhere(args.baseline, photos, args.rounds))
         medians = {}
         for who, turns in runs.items():
-            every = [t["cpu"] for turn in turns for reads in turn.values() for t in reads]
-            medians[who] = statistics.median(every)
-            by_turn = ", ".join(f"{statistics.median(t['cpu'] for reads in turn.values() for t in reads):.1f}"
-                                for turn in turns)
+            medians[who] = statistics.median(cpu_ms(turns))
+            by_turn = ", ".join(f"{statistics.median(cpu_ms([turn])):.1f}" for turn in turns)
             print(f"{who}: {medians[who]:.1f} CPU ms median per photo (turns: {by_turn})")
         print(f"this / baseline: {medians['this'] / medians['baseline']:.3f}")
         print("this checkout's stages, all turns:")

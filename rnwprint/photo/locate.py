@@ -171,8 +171,9 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
         # washed-out photo): the fourth may show on the full image
         start = time.perf_counter()
         whole = detect_on_full_image(grey)
-        timings["markers"] += (time.perf_counter() - start) * 1000
-        t1 += time.perf_counter() - start  # (so the "qr" stage leaves it out)
+        spent = time.perf_counter() - start
+        timings["markers"] += spent * 1000
+        t1 += spent  # (so the "qr" stage leaves it out)
         if len(whole) == 4:
             corners, found = whole, sorted(whole)
             candidates, text, finders_px = _footer_identity(grey, corners)

@@ -110,15 +110,13 @@ def test_a_marker_the_reduced_copy_loses_in_a_washed_out_photo_is_found_on_the_f
     assert result.fix.markers == (0, 1, 2, 3) and not result.fix.used_qr
 
 
-def test_a_circle_whose_number_washed_out_is_flagged_not_read_plain(tmp_path):
+def test_a_circle_whose_number_washed_out_is_flagged_not_read_plain(tmp_path, monkeypatch):
     """Three times too bright, a circled 1 keeps most of its circle but only a trace of the 1:
     the ring with (almost) nothing inside was taken for a 0 and the whole read as a plain 5,
     sure and unflagged. A 1-6 box holds no 0: such a ring is flagged."""
     import pathlib
-    import sys
 
-    bench = pathlib.Path(__file__).resolve().parents[2] / "bench"
-    sys.path.insert(0, str(bench))
+    monkeypatch.syspath_prepend(str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
     from bench_photo import photo_set
     from common import exposed as brighter
 
