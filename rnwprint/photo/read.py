@@ -27,7 +27,7 @@ from rnwprint.photo.light import (  # noqa: F401
     PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
-    _ring_match, _shift, _unpack)
+    Registration, _ring_match, _shift, _unpack)
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
     _cuts, _short_ways, _split_digits, _two_pieces)
@@ -73,8 +73,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     written = []
     raw, printed = _printed(sheet, px_per_mm)
     grey = _PRINTED[(sheet.identity.encode(), px_per_mm)][2]
+    registration = Registration(page, raw, px_per_mm)
     for cell in sheet.cells.values():
-        shift = _shift(page, raw, cell, px_per_mm)
+        shift = registration.shift(cell)
         offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
         dark = _darkness(page, raw, printed, cell, px_per_mm, shift) * gain
