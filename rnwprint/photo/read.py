@@ -110,24 +110,33 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
     # each network is asked once, about every crop that needs it (one matrix product per layer)
     images = [digits.normalise(crop) for w in written for crop in w.crops]
-    probs = _rows(_classify(images, digits.probabilities_of_images), written)
+    # what is left of a guard circle skews a digit's moments: circled digits are read as they lean
+    circled = [w.circled for w in written for _ in w.crops]
+    upright = {k for k in digits.leaning(images) if not circled[k]}
+    probs = _rows(_classify(images, digits.probabilities_of_images, sorted(upright)), written)
     first = [w.decide(p) for w, p in zip(written, probs)]
     again = [i for i, read in enumerate(first) if read.confidence < SECOND_OPINION_BELOW]
     starts = np.cumsum([0] + [len(w.crops) for w in written])
-    images = [images[k] for i in again for k in range(starts[i], starts[i + 1])]
-    second = dict(zip(again, _rows(_classify(images, digits.convnet_probabilities), [written[i] for i in again])))
+    asked = [k for i in again for k in range(starts[i], starts[i + 1])]
+    upright_asked = [j for j, k in enumerate(asked) if k in upright]
+    second = dict(zip(again, _rows(_classify([images[k] for k in asked], digits.convnet_probabilities, upright_asked),
+                                   [written[i] for i in again])))
     for i, w in enumerate(written):
         read = read_written(w, probs[i], first[i], second.get(i))
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads
 
 
-def _classify(images: list, of_images) -> np.ndarray:
-    """digits.probabilities for crops already normalised (None: no ink, a uniform row)."""
+def _classify(images: list, of_images, upright=()) -> np.ndarray:
+    """digits.probabilities for crops already normalised (None: no ink, a uniform row); the
+    crops at the indices `upright` are also read straightened (digits.straightened), and the
+    two reads averaged."""
     out = np.full((len(images), len(digits.CLASSES)), 1.0 / len(digits.CLASSES), np.float32)
     idx = [i for i, im in enumerate(images) if im is not None]
     if idx:
         out[idx] = of_images(np.stack([images[i] for i in idx]))
+    if len(upright):
+        out[upright] = (out[upright] + of_images(np.stack([digits.straightened(images[i]) for i in upright]))) / 2
     return out
 
 
