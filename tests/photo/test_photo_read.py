@@ -261,6 +261,23 @@ def test_registering_a_curled_page_box_by_box_finds_each_box_where_it_is():
         assert abs(got[1] - expected) <= 1.5 and got[0] == 0, cell.id
 
 
+def test_a_box_with_nothing_to_match_or_too_near_the_edge_stays_where_the_fit_put_it():
+    """No print to match (a blank page) or a search window running off the page: the box
+    is not moved; a window that just fits is searched."""
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    raw, _ = photo_read._printed(sheet, 8.0)
+    blank = np.full(raw.shape, 255, np.uint8)
+    assert {photo_read._shift(blank, raw, cell, 8.0, near=(1, 1)) for cell in sheet.cells.values()} == {(0, 0)}
+    page = np.roll(cv2.GaussianBlur((255 - 200 * raw).astype(np.uint8), (0, 0), 1.0), (2, -3), axis=(0, 1))
+    cell = sheet.cells["R1C1"]
+    x0, y0, x1, y1 = cell.bounds
+    s = round(printed.REGISTER_SEARCH_MM * 8)
+    right, bottom = round((x1 + printed.REGISTER_PAD_MM) * 8) + s, round((y1 + printed.REGISTER_PAD_MM) * 8) + s
+    assert photo_read._shift(page[:bottom, :right], raw, cell, 8.0) == (2, -3)
+    assert photo_read._shift(page[:bottom - 1, :right], raw, cell, 8.0) == (0, 0)
+    assert photo_read._shift(page[:bottom, :right - 1], raw, cell, 8.0) == (0, 0)
+
+
 def test_each_box_is_looked_for_near_the_closest_box_found_before(monkeypatch):
     """The guess is the shift of the closest box already found within NEAR_MM; none when no
     box found so far is that close (the first box, or one far from the others)."""
