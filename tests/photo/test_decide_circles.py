@@ -1,0 +1,112 @@
+"""The reader's decisions on guard circles, pinned on crafted crops: a circle round the box
+or a digit, taken off whole, a ring with nothing inside, a circled cross."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from support.crafted import sure_of
+
+from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.core.sheet import Cell
+from rnwprint.photo import digits
+from rnwprint.photo import read as photo_read
+
+
+def ring_crop(sweep_deg: float, inside_drawn: str | None) -> np.ndarray:
+    """A map box's inside (45 px) with a guard circle drawn `sweep_deg` of the way round
+    along its edge, and a character in the middle."""
+    crop = np.zeros((45, 45), np.uint8)
+    cv2.ellipse(crop, (22, 22), (21, 21), 0, 90, 90 + sweep_deg, 255, 3)
+    if inside_drawn == "X":
+        cv2.line(crop, (14, 14), (30, 30), 255, 3)
+        cv2.line(crop, (14, 30), (30, 14), 255, 3)
+    elif inside_drawn:
+        cv2.putText(crop, inside_drawn, (14, 31), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 255, 2)
+    return crop.astype(np.float32) / 255
+
+
+@pytest.mark.parametrize("sweep, circled", [(360, True), (300, True), (240, True), (120, False), (60, False)])
+def test_a_guard_circle_goes_most_of_the_way_round(sweep, circled):
+    """A hurried circle left a third open still guards the number; an arc a third of the way
+    round (a big digit's curve against the box edge) does not."""
+    crop = ring_crop(sweep, "3")
+    ink, found = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert found == circled
+    if circled:  # the circle goes, the 3 stays
+        assert not ink[:, :6].any() and not ink[:, -6:].any() and ink[15:30, 15:30].any()
+
+
+@pytest.mark.parametrize("written, poke", [("2", False), ("3", False), ("5", False), ("7", False), ("3", True)])
+def test_the_circle_comes_off_and_the_guarded_digit_stays_whole(written, poke):
+    """A digit half the box high and about as wide in a circle round the box edge: the reader
+    goes on with the digit exactly as it sees it written alone (no piece of it cut, nothing
+    of the circle, not even a bit of it poking in towards the digit)."""
+    glyph = np.zeros((40, 40), np.uint8)
+    cv2.putText(glyph, written, (5, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 4)
+    ys, xs = np.nonzero(glyph)
+    glyph = cv2.resize(glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (20, 22), interpolation=cv2.INTER_NEAREST)
+    digit = np.zeros((45, 45), np.uint8)
+    digit[11:33, 12:32] = glyph
+    ring = np.zeros_like(digit)
+    cv2.circle(ring, (22, 22), 21, 255, 3)
+    if poke:
+        ring[7:10, 21:25] = 255
+    crop = np.maximum(digit, ring).astype(np.float32) / 255
+    ink, circled = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled
+    alone = photo_read._ink(digit.astype(np.float32) / 255)
+    assert np.array_equal(ink > 0, alone > 0)
+
+
+@pytest.mark.parametrize("speck", [False, True])
+def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard(speck):
+    """A zero written round the box (a speck of dust inside it or not) guards nothing."""
+    crop = ring_crop(360, None)
+    if speck:
+        crop[21:24, 21:24] = 1.0
+    _, found = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert not found
+
+
+@pytest.mark.parametrize("sweep, inside, rings", [(360, None, True), (300, "3", True), (120, "3", False), (0, "0", False)])
+def test_ink_near_the_box_edge_most_of_the_way_round_rings_the_box(sweep, inside, rings):
+    """What the reader calls a ring round the box, with or without a number inside: a circle
+    (or most of one); not an arc a third of the way round, nor a digit alone."""
+    assert photo_read._rings(ring_crop(sweep, inside)) == rings
+
+
+def test_a_ring_is_ink_on_the_rim_in_at_least_14_of_24_directions_three_pixels_each():
+    """The rule itself, pixel by pixel: three pixels out on the rim (beyond 0.8 of the half
+    box, squared) in 14 of the 24 directions ring the box; 13 directions, two pixels each, or
+    ink all round just inside the rim do not."""
+    from rnwprint.photo.circles import CIRCLE_RIM, _rim
+
+    r2, sector = _rim(45, 45)
+
+    def ink(directions, pixels=3, out=True):
+        drawn = np.zeros((45, 45), np.float32)
+        where = r2 > CIRCLE_RIM if out else (r2 <= CIRCLE_RIM) & (r2 > 0.6)
+        for d in directions:
+            ys, xs = np.nonzero(where & (sector == d))
+            drawn[ys[:pixels], xs[:pixels]] = 1.0
+        return drawn
+
+    assert photo_read._rings(ink(range(14)))
+    assert photo_read._rings(ink(range(5, 24, 1)))
+    assert not photo_read._rings(ink(range(13)))
+    assert not photo_read._rings(ink(range(24), pixels=2))
+    assert not photo_read._rings(ink(range(24), out=False))
+
+
+def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
+    """The circle comes off and the X inside is read: a crossed-out cell (a guard guards a
+    number, an X is no score). The same circle round a 3 guards the 3."""
+    crop = ring_crop(360, "X")
+    ink, circled = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled
+    map_box = Cell("WA", ((0, 0), (7, 0), (7, 7), (0, 7)), low=1, high=6)
+    read = photo_read._decide(map_box, digits.probabilities([ink]), circled, False)
+    assert read.value == CROSSED and not read.unsure
+    assert photo_read._decide(map_box, sure_of("3", 0.95, "8"), True, False).value == Guarded(3)

@@ -1,0 +1,51 @@
+"""Crafted inputs for the tests of the photo reader's decisions: cells of each kind, a
+classifier's output, a sheet's page drawn at the reader's own scale (8 px/mm) with pen
+marks where a test puts them, so every expected value is known without the reader."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rnwprint.core.sheet import Cell
+from rnwprint.photo import digits
+from rnwprint.photo import read as photo_read
+
+PX = 8.0  # the rectified page's px/mm
+PAPER, PRINT, PEN = 225, 55, 40  # grey levels as a photo in ordinary light has them
+DIE_CELL = Cell("R1C1", ((0, 0), (22, 0), (22, 22), (0, 22)), low=1, high=6)  # a Twenty One box: 1-6
+TOWER_SQUARE = Cell("A1", ((0, 0), (15, 0), (15, 15), (0, 15)), low=1, high=50)
+TICK_BOX = Cell("rounds:1", ((0, 0), (7, 0), (7, 7), (0, 7)), kind="tick")
+
+
+def sure_of(label: str, p: float, also: str) -> np.ndarray:
+    """A classifier's output for one crop: `p` on `label`, the rest on `also`."""
+    row = np.zeros(len(digits.CLASSES))
+    row[digits.CLASSES.index(label)] = p
+    row[digits.CLASSES.index(also)] = 1 - p
+    return row[None]
+
+
+def blank_page(sheet) -> np.ndarray:
+    """The sheet as printed, photographed square on, nothing written."""
+    raw, _ = photo_read._printed(sheet, PX)
+    page = PAPER - (PAPER - PRINT) * raw.astype(np.float32)
+    return cv2.GaussianBlur(page, (0, 0), 0.8).astype(np.uint8)
+
+
+def inside(cell) -> tuple[int, int, int, int]:
+    """The box's inside in page pixels (left, top, right, bottom), its printed outline left out."""
+    x0, y0, x1, y1 = cell.bounds
+    b = photo_read.BORDER_MM
+    return tuple(int(round(v * PX)) for v in (x0 + b, y0 + b, x1 - b, y1 - b))
+
+
+def sprinkle(page: np.ndarray, cell, count: int) -> None:
+    """`count` specks of pen (3x3 px, a dot of dust or a pen's touch) on a grid in the middle
+    of the box, none touching another."""
+    c0, r0, c1, r1 = inside(cell)
+    k = int(np.ceil(np.sqrt(count)))
+    xs = np.linspace(c0 + 25, c1 - 25, k).astype(int)
+    ys = np.linspace(r0 + 25, r1 - 25, k).astype(int)
+    for i in range(count):
+        page[ys[i // k]:ys[i // k] + 3, xs[i % k]:xs[i % k] + 3] = PEN
