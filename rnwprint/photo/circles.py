@@ -20,21 +20,22 @@ SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
 
 
-def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool]:
+def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
     touch it): ink near the edge going most of the way round is the circle. The number
-    inside is then told from the paper by its own darkness, not the (darker) circle's."""
+    inside is then told from the paper by its own darkness, not the (darker) circle's.
+    (ink, circled, whether ink rings the box at all: a ring with nothing in it is no guard)."""
     if not _rings(ink):
-        return ink, False
+        return ink, False, False
     r2, _ = _rim(*ink.shape)
     inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count < 2 or mask.sum() < 0.01 * ink.size:
-        return ink, False  # a ring with nothing in it: an O or a zero, not a guard
+        return ink, False, True  # a ring with nothing in it: an O or a zero, not a guard
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
-    return np.where(keep[labels], inside, 0.0).astype(np.float32), True
+    return np.where(keep[labels], inside, 0.0).astype(np.float32), True, True
 
 
 def _rings(ink: np.ndarray) -> bool:

@@ -93,10 +93,10 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 ink = _ink(dark, floor)
             why = ""
             if allows_guarded:
-                ink, circled = _remove_circle(ink, dark, floor)
+                ink, circled, ringed = _remove_circle(ink, dark, floor)
                 if not circled and (inside := _small_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
-                elif not circled and cell.low > 0 and _rings(ink):  # no 0 to be written here
+                elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
             continue

@@ -32,7 +32,7 @@ def test_a_guard_circle_goes_most_of_the_way_round(sweep, circled):
     """A hurried circle left a third open still guards the number; an arc a third of the way
     round (a big digit's curve against the box edge) does not."""
     crop = ring_crop(sweep, "3")
-    ink, found = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    ink, found, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert found == circled
     if circled:  # the circle goes, the 3 stays
         assert not ink[:, :6].any() and not ink[:, -6:].any() and ink[15:30, 15:30].any()
@@ -54,7 +54,7 @@ def test_the_circle_comes_off_and_the_guarded_digit_stays_whole(written, poke):
     if poke:
         ring[7:10, 21:25] = 255
     crop = np.maximum(digit, ring).astype(np.float32) / 255
-    ink, circled = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    ink, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert circled
     alone = photo_read._ink(digit.astype(np.float32) / 255)
     assert np.array_equal(ink > 0, alone > 0)
@@ -66,7 +66,7 @@ def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard(speck):
     crop = ring_crop(360, None)
     if speck:
         crop[21:24, 21:24] = 1.0
-    _, found = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    _, found, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert not found
 
 
@@ -104,7 +104,7 @@ def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
     """The circle comes off and the X inside is read: a crossed-out cell (a guard guards a
     number, an X is no score). The same circle round a 3 guards the 3."""
     crop = ring_crop(360, "X")
-    ink, circled = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    ink, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert circled
     map_box = Cell("WA", ((0, 0), (7, 0), (7, 7), (0, 7)), low=1, high=6)
     read = photo_read._decide(map_box, digits.probabilities([ink]), circled, False)

@@ -412,7 +412,7 @@ def test_a_guard_circle_is_told_from_a_big_digit(ring):
     else:
         cv2.putText(drawn, "2", (4, 56), cv2.FONT_HERSHEY_SIMPLEX, 2.2, 255, 5)
     ink = drawn.astype(np.float32) / 255
-    _, circled = photo_read._remove_circle(ink, ink, photo_read.INK_DARKNESS)
+    _, circled, _ = photo_read._remove_circle(ink, ink, photo_read.INK_DARKNESS)
     assert circled == ring
 
 
