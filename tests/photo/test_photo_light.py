@@ -118,7 +118,6 @@ def test_a_circle_whose_number_washed_out_is_flagged_not_read_plain(tmp_path, mo
 
     monkeypatch.syspath_prepend(str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
     from bench_photo import photo_set
-    from common import exposed as brighter
 
     from rnwprint.core.entries import Guarded
     from rnwprint.photo.circles import EMPTY_RING_WHY
@@ -126,7 +125,7 @@ def test_a_circle_whose_number_washed_out_is_flagged_not_read_plain(tmp_path, mo
     path, sheet, marks, _ = next(photo_set([7013], tmp_path))
     assert marks["CT"] == Guarded(1)
     shot = tmp_path / "x3.jpg"
-    shot.write_bytes(brighter(path.read_bytes(), 3.0))
+    shot.write_bytes(exposed(path.read_bytes(), 3.0))
     read = read_photo(shot).reads["CT"]
     assert read.unsure and read.why == EMPTY_RING_WHY
 
