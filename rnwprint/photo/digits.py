@@ -266,14 +266,17 @@ SLANT_SEEN, SLANT_TO = 0.4, 0.2
 def slant(image: np.ndarray) -> float:
     """How far a normalised digit leans: columns shifted per row down (negative: the top
     to the right), from its second moments; 0 for ink in one row."""
-    m = cv2.moments(image)
+    return _lean(cv2.moments(image))
+
+
+def _lean(m: dict) -> float:
     return m["mu11"] / m["mu02"] if m["mu02"] > 1e-6 else 0.0
 
 
 def straightened(image: np.ndarray) -> np.ndarray:
     """The normalised digit sheared about its centre row until it leans by SLANT_TO only."""
     m = cv2.moments(image)
-    lean = slant(image)
+    lean = _lean(m)
     k = lean - math.copysign(SLANT_TO, lean)
     row = m["m01"] / m["m00"]
     shear = np.float32([[1, k, -k * row], [0, 1, 0]])
