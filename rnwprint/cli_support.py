@@ -21,7 +21,8 @@ PAGES = tuple(PAGE_SIZES)
 
 
 class OutputPath(click.ParamType):
-    """A file to write: a path, never empty (an empty string would mean the current folder)."""
+    """A file to write: a path, never empty (an empty string would mean the current folder)
+    nor ending in a slash (pathlib would drop it and write a file named as the folder)."""
 
     name = "path"
 
@@ -30,6 +31,8 @@ class OutputPath(click.ParamType):
             return value
         if not value:
             self.fail("empty output path: name a file", param, ctx)
+        if value.endswith(("/", os.sep)):
+            self.fail(f"{value}: ends with a slash, so names a folder: name a file inside it", param, ctx)
         return pathlib.Path(value)
 
 

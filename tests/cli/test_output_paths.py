@@ -135,6 +135,13 @@ def test_sheet_to_a_folder_is_refused(cli, tmp_path):
     assert result.err.strip() == f"rnwprint: {tmp_path}: is a folder, not a file: name a file inside it"
 
 
+def test_an_output_ending_in_a_slash_is_refused_not_written_as_a_file(cli, tmp_path):
+    result = cli("sheet", "twenty-one", "-o", f"{tmp_path}/sheets/")
+    assert result.code == 2
+    assert "ends with a slash, so names a folder: name a file inside it" in result.err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sheet_to_a_socket_is_refused(cli, tmp_path):
     path = tmp_path / "s.pdf"
     sock = socket.socket(socket.AF_UNIX)
