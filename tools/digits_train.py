@@ -5,6 +5,7 @@ softmax cross-entropy with label smoothing, AdamW, cosine learning rate, seeded.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from digits_data import NOT_A_CHARACTER, D  # noqa: F401  (D: rnwprint.photo.digits)
 
@@ -20,6 +21,11 @@ LABEL_SMOOTHING = 0.05  # softer targets: confidences worth thresholding
 #: the convolutional network (rnwprint.photo.convnet), trained on the same images
 CONV_CHANNELS, CONV_HIDDEN, CONV_EPOCHS = (16, 32, 64), 128, 4
 CONV_WEIGHT_DECAY = 1e-4
+#: train_digits.py --shaken (measured, not shipped: BENCHMARKS): every batch the convolutional
+#: network sees is shaken afresh: SHAKEN of its images sheared by up to SHEAR (about 19
+#: degrees), turned by up to TURN degrees and scaled by up to SCALE, and THICKER of them
+#: thickened by a pixel, as many thinned
+SHAKEN, SHEAR, TURN, SCALE, THICKER = 0.6, 0.35, 10.0, 0.1, 0.15
 
 def _targets(labels: np.ndarray) -> np.ndarray:
     """Smoothed one-hot targets; a crop that is no character (NOT_A_CHARACTER) aims at the
@@ -147,22 +153,46 @@ def convnet_gradients(params: dict[str, np.ndarray], x: np.ndarray,
     return loss, g
 
 
-def train_convnet(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[str, np.ndarray]:
-    """The convolutional network on the normalised images: AdamW, cosine learning rate,
-    label smoothing, as train_net."""
-    rng = np.random.default_rng(seed)
+def _shaken(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A batch of normalised images, each randomly sheared, turned, scaled (about the
+    middle), thickened or thinned as SHAKEN ... THICKER say."""
+    out = batch.copy()
+    pixel = np.ones((2, 2), np.uint8)
+    middle = np.array([13.5, 13.5])
+    for i in range(len(out)):
+        if rng.random() < SHAKEN:
+            shear, turn, scale = rng.uniform(-SHEAR, SHEAR), np.deg2rad(rng.uniform(-TURN, TURN)), rng.uniform(1 - SCALE, 1 + SCALE)
+            c, s = np.cos(turn) * scale, np.sin(turn) * scale
+            a = np.array([[c, -s], [s, c]], np.float32) @ np.array([[1, shear], [0, 1]], np.float32)
+            m = np.hstack([a, (middle - a @ middle)[:, None]]).astype(np.float32)
+            out[i] = cv2.warpAffine(out[i], m, (28, 28), flags=cv2.INTER_LINEAR)
+        u = rng.random()
+        if u < THICKER:
+            out[i] = cv2.dilate(out[i], pixel)
+        elif u < 2 * THICKER:
+            out[i] = cv2.erode(out[i], pixel)
+    return out
+
+
+def train_convnet(x: np.ndarray, y: np.ndarray, seed: int, log=print, epochs: int = CONV_EPOCHS,
+                  shaken: bool = False, order_seed: int | None = None) -> dict[str, np.ndarray]:
+    """The convolutional network on the normalised images (with `shaken`, each batch
+    `_shaken`): AdamW, cosine learning rate, label smoothing, as train_net. `seed` starts the
+    weights, `order_seed` (default: the same) the batches' order and shaking."""
+    rng = np.random.default_rng(seed if order_seed is None else order_seed)
     params = convnet_init(seed)
     m = {name: np.zeros_like(p) for name, p in params.items()}  # Adam's running moments
     v = {name: np.zeros_like(p) for name, p in params.items()}
     n = len(x)
-    steps = CONV_EPOCHS * (n // BATCH)
+    steps = epochs * (n // BATCH)
     t = 0
-    for epoch in range(CONV_EPOCHS):
+    for epoch in range(epochs):
         order = rng.permutation(n)
         loss_sum = 0.0
         for s in range(0, n - BATCH + 1, BATCH):
             idx = np.sort(order[s:s + BATCH])
-            loss, grads = convnet_gradients(params, x[idx].astype(np.float32), _targets(y[idx]))
+            batch = x[idx].astype(np.float32)
+            loss, grads = convnet_gradients(params, _shaken(batch, rng) if shaken else batch, _targets(y[idx]))
             loss_sum += loss
             t += 1
             lr = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * t / steps))
@@ -173,5 +203,5 @@ def train_convnet(x: np.ndarray, y: np.ndarray, seed: int, log=print) -> dict[st
                 if p.ndim > 1:
                     step = step + CONV_WEIGHT_DECAY * p
                 p -= (lr * step).astype(np.float32)
-        log(f"  convnet: epoch {epoch + 1}/{CONV_EPOCHS} loss {loss_sum / n:.4f}")
+        log(f"  convnet: epoch {epoch + 1}/{epochs} loss {loss_sum / n:.4f}")
     return params

@@ -231,14 +231,36 @@ def test_convnet_training_follows_the_true_gradient():
             assert grads[name][i] == pytest.approx(numeric, rel=1e-3, abs=1e-7), name
 
 
-def test_convnet_training_is_deterministic(monkeypatch):
+@pytest.mark.parametrize("shaken", [False, True])
+def test_convnet_training_is_deterministic(shaken):
     images, labels = D.heldout_digits()
-    monkeypatch.setattr(digits_train, "CONV_EPOCHS", 1)
     x = images[:256].astype(np.float32) / 255
-    nets = [digits_train.train_convnet(x, labels[:256].astype(np.int64), seed=3, log=lambda _: None)
-            for _ in range(2)]
+    nets = [digits_train.train_convnet(x, labels[:256].astype(np.int64), seed=3, log=lambda _: None, epochs=1,
+                                       shaken=shaken) for _ in range(2)]
     for name in convnet.LAYERS:
         assert nets[0][name].tobytes() == nets[1][name].tobytes()
+
+
+def test_convnet_batches_are_shaken_afresh_the_same_for_a_seed(monkeypatch):
+    """Each batch the convolutional network trains on is sheared, turned, scaled, thickened
+    or thinned at random (a stroke 2 px wide here): the same seed gives the same batch."""
+    import cv2
+
+    bar = np.zeros((200, 28, 28), np.float32)
+    bar[:, 6:22, 13:15] = 1.0
+    shaken = digits_train._shaken(bar, np.random.default_rng(1))
+    assert np.array_equal(shaken, digits_train._shaken(bar, np.random.default_rng(1)))
+    assert shaken.shape == bar.shape and shaken.dtype == np.float32 and np.array_equal(bar[0], bar[-1])
+    mass = shaken.sum(axis=(1, 2)) / bar[0].sum()
+    assert 0.1 < np.mean(mass > 1.3) < 0.25 and 0.1 < np.mean(mass < 0.7) < 0.25  # THICKER each way
+    monkeypatch.setattr(digits_train, "THICKER", 0.0)
+    shaken = digits_train._shaken(bar, np.random.default_rng(2))
+    moments = [cv2.moments(im) for im in shaken]
+    lean = np.array([m["mu11"] / m["mu02"] for m in moments])
+    assert lean.max() > 0.25 and lean.min() < -0.25 and np.all(np.abs(lean) < 0.5)  # SHEAR and TURN, both ways
+    assert 0.3 < np.mean(np.abs(lean) > 0.01) < 0.8  # SHAKEN of them
+    monkeypatch.setattr(digits_train, "SHAKEN", 0.0)
+    assert np.array_equal(digits_train._shaken(bar, np.random.default_rng(3)), bar)
 
 
 def test_the_convnet_reads_the_heldout_digits(heldout):
