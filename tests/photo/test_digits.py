@@ -253,8 +253,14 @@ def test_convnet_batches_are_shaken_afresh_the_same_for_a_seed(monkeypatch):
     assert shaken.shape == bar.shape and shaken.dtype == np.float32 and np.array_equal(bar[0], bar[-1])
     mass = shaken.sum(axis=(1, 2)) / bar[0].sum()
     assert 0.1 < np.mean(mass > 1.3) < 0.25 and 0.1 < np.mean(mass < 0.7) < 0.25  # THICKER each way
+    with monkeypatch.context() as m:  # by one pixel: the 16 x 2 px stroke becomes 17 x 3 or 15 x 1
+        m.setattr(digits_train, "SHAKEN", 0.0)
+        mass = digits_train._shaken(bar, np.random.default_rng(1)).sum(axis=(1, 2))
+        assert set(np.unique(mass)) == {15.0, 32.0, 51.0}
     monkeypatch.setattr(digits_train, "THICKER", 0.0)
     shaken = digits_train._shaken(bar, np.random.default_rng(2))
+    mass = shaken.sum(axis=(1, 2)) / bar[0].sum()  # sheared and turned alike, scaled by up to SCALE
+    assert np.all((mass > 0.75) & (mass < 1.3)) and mass.max() > 1.1 and mass[mass != 1].min() < 0.9
     moments = [cv2.moments(im) for im in shaken]
     lean = np.array([m["mu11"] / m["mu02"] for m in moments])
     assert lean.max() > 0.25 and lean.min() < -0.25 and np.all(np.abs(lean) < 0.5)  # SHEAR and TURN, both ways
