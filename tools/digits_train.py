@@ -158,14 +158,17 @@ def _shaken(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     middle), thickened or thinned as SHAKEN ... THICKER say."""
     out = batch.copy()
     pixel = np.ones((2, 2), np.uint8)
-    middle = np.array([13.5, 13.5])
+    middle = np.full(2, (D.SIZE - 1) / 2)
     for i in range(len(out)):
         if rng.random() < SHAKEN:
-            shear, turn, scale = rng.uniform(-SHEAR, SHEAR), np.deg2rad(rng.uniform(-TURN, TURN)), rng.uniform(1 - SCALE, 1 + SCALE)
+            shear = rng.uniform(-SHEAR, SHEAR)
+            turn = np.deg2rad(rng.uniform(-TURN, TURN))
+            scale = rng.uniform(1 - SCALE, 1 + SCALE)
             c, s = np.cos(turn) * scale, np.sin(turn) * scale
             a = np.array([[c, -s], [s, c]], np.float32) @ np.array([[1, shear], [0, 1]], np.float32)
+            # digits_data._warp does this in float64: these float32 sums are the measured run's bytes
             m = np.hstack([a, (middle - a @ middle)[:, None]]).astype(np.float32)
-            out[i] = cv2.warpAffine(out[i], m, (28, 28), flags=cv2.INTER_LINEAR)
+            out[i] = cv2.warpAffine(out[i], m, (D.SIZE, D.SIZE), flags=cv2.INTER_LINEAR)
         u = rng.random()
         if u < THICKER:
             out[i] = cv2.dilate(out[i], pixel)
