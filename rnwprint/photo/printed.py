@@ -122,7 +122,7 @@ def _best(page: np.ndarray, ring, box: tuple[int, int, int, int], inner: int, ce
     r0, r1, c0, c1 = box
     top, bottom = max(centre[0] - k, -s), min(centre[0] + k, s)
     left, right = max(centre[1] - k, -s), min(centre[1] + k, s)
-    window = page[r0 + top:r1 + bottom, c0 + left:c1 + right].astype(np.float32)
+    window = page[r0 + top:r1 + bottom, c0 + left:c1 + right]
     _, peak, _, (dx, dy) = cv2.minMaxLoc(_ring_match(window, None, inner, ring))
     dy, dx = dy + top, dx + left
     inside = (top == -s or dy > top) and (bottom == s or dy < bottom) and \
@@ -204,32 +204,35 @@ def _prepare(template: np.ndarray, inner: int):
 
 
 def _ring_match(window: np.ndarray, template: np.ndarray | None, inner: int, prepared=None) -> np.ndarray:
-    """OpenCV's TM_CCOEFF_NORMED of `template` over `window` with a mask that leaves out the
-    template's inside (all but a ring `inner` px wide), -1 where the window is flat; the same
-    sums as cv2.matchTemplate(..., mask=...) but the mask's own sums come from integral
-    images, so only one correlation is left to compute (several times faster). `prepared`:
-    _prepare(template, inner), when kept from before."""
+    """OpenCV's TM_CCOEFF_NORMED of `template` over the grey (uint8) `window` with a mask that
+    leaves out the template's inside (all but a ring `inner` px wide), -1 where the window is
+    flat; the same sums as cv2.matchTemplate(..., mask=...) but the mask's own sums come from
+    integral images, so only one correlation is left to compute (several times faster).
+    `prepared`: _prepare(template, inner), when kept from before."""
     centred, norm, n, strips = prepared if prepared is not None else _prepare(template, inner)
     th, tw = centred.shape
+    grey = window.astype(np.float32)
     if strips is None:
-        numerator = cv2.matchTemplate(window, centred, cv2.TM_CCORR)
+        numerator = cv2.matchTemplate(grey, centred, cv2.TM_CCORR)
     else:
         top, bottom, left, right = strips
-        wh, ww = window.shape
-        numerator = cv2.matchTemplate(window[:wh - th + inner], top, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(window[th - inner:], bottom, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(window[inner:wh - inner, :ww - tw + inner], left, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(window[inner:wh - inner, tw - inner:], right, cv2.TM_CCORR)
+        wh, ww = grey.shape
+        numerator = cv2.matchTemplate(grey[:wh - th + inner], top, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(grey[th - inner:], bottom, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(grey[inner:wh - inner, :ww - tw + inner], left, cv2.TM_CCORR)
+        numerator += cv2.matchTemplate(grey[inner:wh - inner, tw - inner:], right, cv2.TM_CCORR)
     h, w = numerator.shape
 
-    total, squares = cv2.integral2(window, sdepth=cv2.CV_64F)
-    both = np.stack((total, squares))
+    # whole numbers, so exact in either type; OpenCV's float64 sums are ten times slower
+    total, squares = cv2.integral2(window, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
 
-    def box(top, left, bottom, right):  # sums over [top, bottom) x [left, right) at each offset
-        return (both[:, bottom:bottom + h, right:right + w] - both[:, top:top + h, right:right + w]
-                - both[:, bottom:bottom + h, left:left + w] + both[:, top:top + h, left:left + w])
+    def ring(sums):  # sums over the ring at each offset: its square less its inside
+        def box(top, left, bottom, right):  # over [top, bottom) x [left, right)
+            return (sums[bottom:bottom + h, right:right + w] - sums[top:top + h, right:right + w]
+                    - sums[bottom:bottom + h, left:left + w] + sums[top:top + h, left:left + w])
+        return box(0, 0, th, tw) - box(inner, inner, th - inner, tw - inner)
 
-    s1, s2 = box(0, 0, th, tw) - box(inner, inner, th - inner, tw - inner)
+    s1, s2 = ring(total).astype(np.float64), ring(squares)
     variance = s2 - s1 * s1 / n
     flat = variance <= 1e-6 * np.maximum(s2, 1.0)
     out = numerator / (norm * np.sqrt(np.where(flat, 1.0, variance)) + 1e-12)

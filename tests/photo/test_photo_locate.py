@@ -308,16 +308,16 @@ def test_ring_match_is_opencvs_masked_match():
     window = np.full((60, 68), 230, np.float32)
     window[13:53, 7:55] = template * 0.8 + 20
     window[25:35, 20:40] = 10  # pen inside the box: left out by the mask
-    window += rng.normal(0, 4, window.shape).astype(np.float32)
+    window = np.clip(window + rng.normal(0, 4, window.shape), 0, 255).round().astype(np.uint8)  # a grey page
     inner = 12
     mask = np.ones_like(template)
     mask[inner:-inner, inner:-inner] = 0
-    want = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    want = cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCOEFF_NORMED, mask=mask)
     got = _ring_match(window, template, inner)
     assert got.shape == want.shape == (21, 21)
     assert np.abs(got - want).max() < 1e-3
     assert cv2.minMaxLoc(got)[3] == cv2.minMaxLoc(want)[3] == (7, 13)
-    flat = _ring_match(np.full((60, 68), 200, np.float32), template, inner)
+    flat = _ring_match(np.full((60, 68), 200, np.uint8), template, inner)
     assert (flat == -1).all()
 
 
@@ -333,12 +333,12 @@ def test_ring_match_of_a_big_box_strip_by_strip_is_opencvs_masked_match():
     window = np.full((184, 200), 230, np.float32)
     window[9:169, 15:191] = template * 0.8 + 20
     window[40:120, 50:130] = 10  # pen inside the box: left out by the mask
-    window += rng.normal(0, 4, window.shape).astype(np.float32)
+    window = np.clip(window + rng.normal(0, 4, window.shape), 0, 255).round().astype(np.uint8)
     inner = 16
     assert _prepare(template, inner)[3] is not None  # the strips are used
     mask = np.ones_like(template)
     mask[inner:-inner, inner:-inner] = 0
-    want = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    want = cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCOEFF_NORMED, mask=mask)
     got = _ring_match(window, template, inner)
     assert got.shape == want.shape == (25, 25)
     assert np.abs(got - want).max() < 1e-3
