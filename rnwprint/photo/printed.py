@@ -213,14 +213,14 @@ def _ring_match(window: np.ndarray, template: np.ndarray | None, inner: int, pre
     th, tw = centred.shape
     grey = window.astype(np.float32)
     if strips is None:
-        numerator = cv2.matchTemplate(grey, centred, cv2.TM_CCORR)
+        numerator = _correlate(grey, centred)
     else:
         top, bottom, left, right = strips
         wh, ww = grey.shape
-        numerator = cv2.matchTemplate(grey[:wh - th + inner], top, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(grey[th - inner:], bottom, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(grey[inner:wh - inner, :ww - tw + inner], left, cv2.TM_CCORR)
-        numerator += cv2.matchTemplate(grey[inner:wh - inner, tw - inner:], right, cv2.TM_CCORR)
+        numerator = _correlate(grey[:wh - th + inner], top)
+        numerator += _correlate(grey[th - inner:], bottom)
+        numerator += _correlate(grey[inner:wh - inner, :ww - tw + inner], left)
+        numerator += _correlate(grey[inner:wh - inner, tw - inner:], right)
     h, w = numerator.shape
 
     # whole numbers, so exact in either type; OpenCV's float64 sums are ten times slower
@@ -237,3 +237,25 @@ def _ring_match(window: np.ndarray, template: np.ndarray | None, inner: int, pre
     flat = variance <= 1e-6 * np.maximum(s2, 1.0)
     out = numerator / (norm * np.sqrt(np.where(flat, 1.0, variance)) + 1e-12)
     return np.where(flat | (norm == 0), -1.0, out).astype(np.float32)
+
+
+#: a window with at most this many offsets (the guided search's 5 x 5) is correlated directly
+FEW_OFFSETS = 25
+
+
+def _correlate(window: np.ndarray, template: np.ndarray) -> np.ndarray:
+    """cv2.matchTemplate(window, template, cv2.TM_CCORR) (float32). For a few offsets, one
+    product of the template with the window's rows laid end to end (offset (dy, dx) starts
+    dy rows and dx pixels in), not OpenCV's Fourier transform, which costs as much for 5 x 5
+    offsets as for 25 x 25."""
+    wh, ww = window.shape
+    th, tw = template.shape
+    oh, ow = wh - th + 1, ww - tw + 1
+    if oh * ow > FEW_OFFSETS:
+        return cv2.matchTemplate(window, template, cv2.TM_CCORR)
+    length = (th - 1) * ww + tw
+    padded = np.zeros((th, ww), np.float32)
+    padded[:, :tw] = template
+    starts = (np.arange(oh)[:, None] * ww + np.arange(ow)).ravel()
+    rows = np.lib.stride_tricks.sliding_window_view(np.ascontiguousarray(window).ravel(), length)
+    return (rows[starts] @ padded.ravel()[:length]).reshape(oh, ow)

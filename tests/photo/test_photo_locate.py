@@ -321,6 +321,27 @@ def test_ring_match_is_opencvs_masked_match():
     assert (flat == -1).all()
 
 
+@pytest.mark.parametrize("offsets", [(1, 1), (5, 5), (3, 7), (6, 6)])
+def test_correlate_is_opencvs_ccorr_for_few_offsets_and_many(offsets, monkeypatch):
+    """The guided search's few offsets (5 x 5 at most) are correlated directly, more through
+    OpenCV: the same scores either way, to float32's precision, in a strip wider than high
+    and one higher."""
+    from rnwprint.photo import printed
+
+    rng = np.random.default_rng(9)
+    few = offsets[0] * offsets[1] <= 25
+    for shape in ((16, 190), (150, 16)):
+        template = rng.uniform(-128, 128, shape).astype(np.float32)
+        window = rng.integers(0, 256, (shape[0] + offsets[0] - 1, shape[1] + offsets[1] - 1)).astype(np.float32)
+        want = cv2.matchTemplate(window, template, cv2.TM_CCORR)
+        with monkeypatch.context() as m:
+            if few:  # not through OpenCV's transform, which costs as much as 25 x 25 offsets
+                m.setattr(printed.cv2, "matchTemplate", None)
+            got = printed._correlate(window, template)
+        assert got.shape == want.shape == offsets
+        assert np.abs(got - want).max() <= 1e-5 * np.abs(want).max()
+
+
 def test_ring_match_of_a_big_box_strip_by_strip_is_opencvs_masked_match():
     """A box as big as Twenty One's (22 mm) is correlated strip by strip: still OpenCV's
     masked TM_CCOEFF_NORMED, the same peak."""
