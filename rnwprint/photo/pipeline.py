@@ -167,18 +167,56 @@ AROUND_CELL_MM = 4.0
 def rectify_around_cells(image: np.ndarray, fix, sheet: Sheet, px_per_mm: float) -> np.ndarray:
     """A top-down page (as photo.rectify makes it) where only the surroundings of the cells
     are warped, the rest left white: on a map sheet the cells' surroundings are a fifth of
-    the page. Each pixel is the page's own (the same place, the same warp)."""
+    the page. Each pixel warped is the page's own (the same place, the same warp)."""
     r = px_per_mm
-    h, w = round(sheet.height * r), round(sheet.width * r)
-    page = np.full((h, w), 255, np.uint8)
-    m = AROUND_CELL_MM
-    for cell in sheet.cells.values():
-        x0, y0, x1, y1 = cell.bounds
-        c0, r0 = max(math.floor((x0 - m) * r), 0), max(math.floor((y0 - m) * r), 0)
-        c1, r1 = min(math.ceil((x1 + m) * r), w), min(math.ceil((y1 + m) * r), h)
-        if c1 > c0 and r1 > r0:
-            page[r0:r1, c0:c1] = rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
+    page = np.full((round(sheet.height * r), round(sheet.width * r)), 255, np.uint8)
+    for c0, r0, c1, r1 in _around_cells(sheet, r):
+        page[r0:r1, c0:c1] = rectify(image, fix, sheet, r, (c0 / r, r0 / r, c1 / r, r1 / r))
     return page
+
+
+def _around_cells(sheet: Sheet, r: float) -> list[tuple[int, int, int, int]]:
+    """The rectangles of the page (pixel columns and rows, ends excluded) warped around the
+    cells: each cell's box grown by AROUND_CELL_MM, two of them joined into the rectangle
+    around both wherever that is no bigger than the two (their overlap is then warped once).
+    The same for every photo of a sheet: worked out once."""
+    key = (sheet.identity.encode(), r)
+    if key not in _AROUND:
+        h, w, m = round(sheet.height * r), round(sheet.width * r), AROUND_CELL_MM
+        rects = []
+        for cell in sheet.cells.values():
+            x0, y0, x1, y1 = cell.bounds
+            c0, r0 = max(math.floor((x0 - m) * r), 0), max(math.floor((y0 - m) * r), 0)
+            c1, r1 = min(math.ceil((x1 + m) * r), w), min(math.ceil((y1 + m) * r), h)
+            if c1 > c0 and r1 > r0:
+                rects.append((c0, r0, c1, r1))
+        _AROUND.clear() if len(_AROUND) > 8 else None
+        _AROUND[key] = _joined(rects)
+    return _AROUND[key]
+
+
+_AROUND: dict[tuple[str, float], list[tuple[int, int, int, int]]] = {}
+
+
+def _joined(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """`rects`, each in turn replaced with the first other one by the rectangle around both
+    while that is no bigger than the two together."""
+    left = np.array(rects, np.int64).reshape(-1, 4)
+    area = (left[:, 2] - left[:, 0]) * (left[:, 3] - left[:, 1])
+    out = []
+    while len(left):
+        a, rest, rest_area = left[0], left[1:], area[1:]
+        both = np.concatenate((np.minimum(rest[:, :2], a[:2]), np.maximum(rest[:, 2:], a[2:])), axis=1)
+        both_area = (both[:, 2] - both[:, 0]) * (both[:, 3] - both[:, 1])
+        fits = np.flatnonzero(both_area <= area[0] + rest_area)
+        if len(fits):  # a grew: it may now take in another
+            k = fits[0]
+            left = np.concatenate((both[k:k + 1], np.delete(rest, k, axis=0)))
+            area = np.concatenate((both_area[k:k + 1], np.delete(rest_area, k)))
+        else:
+            out.append(tuple(int(v) for v in a))
+            left, area = rest, rest_area
+    return out
 
 
 class _Clock:

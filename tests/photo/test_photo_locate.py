@@ -387,6 +387,33 @@ def test_the_cells_surroundings_are_the_rectified_page_there(sheets):
     assert (whole[~near] < 128).mean() > 0.02  # the title, the markers: left out
 
 
+def test_overlapping_surroundings_are_warped_once():
+    """Two cells' surroundings are warped as one rectangle where that is no bigger than the
+    two (their overlap warped once); cells far apart stay apart; every cell stays covered."""
+    from rnwprint.photo.pipeline import _joined
+
+    assert _joined([(0, 0, 10, 10), (5, 0, 15, 10)]) == [(0, 0, 15, 10)]  # 150 px, not 200
+    assert _joined([(0, 0, 10, 10), (0, 10, 10, 20)]) == [(0, 0, 10, 20)]  # touching: as big
+    assert _joined([(0, 0, 10, 10), (9, 9, 19, 19)]) == [(0, 0, 10, 10), (9, 9, 19, 19)]  # 361 > 200
+    assert _joined([(0, 0, 10, 10), (30, 0, 40, 10), (8, 0, 32, 10)]) == [(0, 0, 40, 10)]  # a grown one takes more
+    assert _joined([]) == []
+
+
+def test_a_sheets_surroundings_cover_every_cell_in_fewer_pixels(sheets):
+    from rnwprint.photo.pipeline import AROUND_CELL_MM, _around_cells
+
+    for name in ("twenty-one", "roll-to-the-top", "rolling-america"):
+        sheet = sheets[name]
+        rects = _around_cells(sheet, 8.0)
+        alone = 0
+        for cell in sheet.cells.values():
+            x0, y0, x1, y1 = (np.array(cell.bounds) + [-AROUND_CELL_MM, -AROUND_CELL_MM, AROUND_CELL_MM, AROUND_CELL_MM]) * 8
+            alone += (x1 - x0) * (y1 - y0)
+            assert any(c0 <= x0 + 1 and r0 <= y0 + 1 and c1 >= x1 - 1 and r1 >= y1 - 1 for c0, r0, c1, r1 in rects), cell.id
+        assert len(rects) < len(sheet.cells)
+        assert sum((c1 - c0) * (r1 - r0) for c0, r0, c1, r1 in rects) < 0.9 * alone
+
+
 def test_the_stages_add_up_to_the_total(tmp_path, sheets):
     from rnwprint.photo.pipeline import read_photo
 
