@@ -98,7 +98,7 @@ def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
     if dark.size == 0:
         return dark
     core = _darkest(dark)
-    ink = np.where(dark > max(floor, INK_RELATIVE * core), dark, 0.0).astype(np.float32)
+    ink = cv2.threshold(dark, max(floor, INK_RELATIVE * core), 0, cv2.THRESH_TOZERO)[1]  # 0 where not darker
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))

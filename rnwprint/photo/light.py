@@ -59,11 +59,11 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
     window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
     if window.size == 0:
         return "", 1.0
+    if _rank_below(window, 0.9, BRIGHT_PAPER):  # paper not clipped (most photos: no need to rank it)
+        return ("dark" if _rank_below(window, 0.9, DARK_PAPER) else ""), 1.0
     paper = _nearest_rank(window, 0.9)
-    if paper < DARK_PAPER:
-        return "dark", 1.0
     where = raw[r0:r1, c0:c1] > 0
-    if paper < BRIGHT_PAPER or not where.any():  # unclipped (or nothing to judge it by)
+    if not where.any():  # nothing to judge it by
         return "", 1.0
     seen = 1 - _nearest_rank(window[where], 0.1) / paper
     expected = PRINT_SEEN * (1 - _nearest_rank(grey[r0:r1, c0:c1][where], 0.1) / 255)
@@ -72,6 +72,12 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
         return "", 1.0
     gain = PEN_DARK / max(1 - over * (1 - PEN_DARK), PEN_DARK / MAX_GAIN)
     return "bright" if over > MAX_OVER else "faded", gain
+
+
+def _rank_below(grey: np.ndarray, q: float, level: int) -> bool:
+    """Whether _nearest_rank(grey, q) < level (grey levels, uint8): counted, not ranked."""
+    below = cv2.countNonZero(cv2.threshold(grey, level - 1, 1, cv2.THRESH_BINARY_INV)[1])
+    return below >= int(q * (grey.size - 1)) + 1
 
 
 def _nearest_rank(values: np.ndarray, q: float) -> float:

@@ -9,6 +9,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 from __future__ import annotations
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from rnwprint.photo import digits
@@ -78,9 +79,11 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         shift = registration.shift(cell)
         offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
-        dark = _darkness(page, raw, printed, cell, px_per_mm, shift) * gain
+        dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
+        if gain != 1.0:
+            dark *= gain
         ink = _ink(dark)
-        share = float((ink > 0).mean()) if ink.size else 0.0
+        share = cv2.countNonZero(ink) / ink.size if ink.size else 0.0
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:

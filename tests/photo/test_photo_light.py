@@ -257,3 +257,19 @@ def test_a_qr_code_naming_the_other_page_size_is_refused(tmp_path, game, page, c
     with pytest.raises(RnwError, match=f"QR code says the page is {claimed.capitalize()}, "
                                        f"but its corner markers sit as on {markers}"):
         read_photo(path)
+
+
+@pytest.mark.parametrize("below, level", [(90, 40), (89, 40), (90, 250), (89, 250), (100, 40), (0, 250)])
+def test_the_paper_is_judged_by_counting_the_same_rank(below, level):
+    """Whether the paper (the 90th percentile, nearest rank) is darker than a level is told
+    by counting the pixels below it: the same answer as ranking them, at the very edge."""
+    from rnwprint.photo.light import _nearest_rank, _rank_below
+
+    window = np.full((10, 10), level, np.uint8)  # a 100-pixel window: the rank is the 90th value
+    window.flat[:below] = level - 1
+    assert _rank_below(window, 0.9, level) == (_nearest_rank(window, 0.9) < level) == (below >= 90)
+    rng = np.random.default_rng(below)
+    for _ in range(50):
+        window = rng.integers(0, 256, (int(rng.integers(1, 40)), int(rng.integers(1, 40))), dtype=np.uint8)
+        cut = int(rng.integers(1, 256))
+        assert _rank_below(window, 0.9, cut) == (_nearest_rank(window, 0.9) < cut)
