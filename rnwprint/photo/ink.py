@@ -55,15 +55,17 @@ def _brush(px_per_mm: float) -> np.ndarray:
 
 def _print_parts(raw: np.ndarray, printed: np.ndarray):
     """What _take_print_away needs of a cell's print (the same on every photo of the sheet):
-    where it is printed (widened), where not, its marks (labelled) and each mark's own
-    pixels; None where nothing is printed."""
+    where it is not printed (widened), the printed pixels (flat indices) and the mark each
+    belongs to, each mark's own pixels (not its widened edge: flat indices, their marks) and
+    pixel count; None where nothing is printed."""
     where = printed > 0
     if not where.any():
         return None
     count, labels = cv2.connectedComponents(printed, connectivity=8)
-    core = raw > 0  # each mark's own pixels, not its widened edge
-    sizes = np.maximum(np.bincount(labels[core], minlength=count), 1)
-    return where, ~where, count, labels, core, labels[core], sizes
+    core = np.flatnonzero(raw > 0)
+    sizes = np.maximum(np.bincount(labels.ravel()[core], minlength=count), 1)
+    spots = np.flatnonzero(where)
+    return ~where, spots, labels.ravel()[spots], core, labels.ravel()[core], count, sizes
 
 
 def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray, parts=False) -> None:
@@ -75,29 +77,37 @@ def _take_print_away(dark: np.ndarray, raw: np.ndarray, printed: np.ndarray, par
         parts = _print_parts(raw, printed)
     if parts is None:
         return
-    where, outside, count, labels, core, core_labels, sizes = parts
-    pen = _darkest(dark[outside])
+    outside, spots, spot_marks, core, core_marks, count, sizes = parts
+    pen = _darkest(dark[outside], PEN_OVER_PRINT)
     if pen > PEN_OVER_PRINT:  # (a blank cell has no pen to keep)
-        level = np.bincount(core_labels, weights=dark[core], minlength=count) / sizes
+        level = np.bincount(core_marks, weights=np.take(dark, core), minlength=count) / sizes
         line = np.where(pen - level > PEN_OVER_PRINT, (level + pen) / 2, np.inf)
-        where = where & (dark <= line[labels])
-    dark[where] = 0
+        spots = spots[np.take(dark, spots) <= line[spot_marks]]
+    np.put(dark, spots, 0)
 
 
-def _darkest(dark: np.ndarray) -> float:
+def _darkest(dark: np.ndarray, at_least: float = -np.inf) -> float:
     """How dark the pen is: the darkness only 0.5 % of the pixels exceed (the darkest few are
-    often a stray speck). Nearest rank: np.percentile's overhead costs more than the cell."""
+    often a stray speck), or `at_least` if that is no more: then only the pixels above it are
+    ranked (most of a cell is paper). Nearest rank: np.percentile's overhead costs more than
+    the cell."""
     if dark.size == 0:
         return 0.0
-    k = int(0.995 * (dark.size - 1))
-    return float(np.partition(dark.ravel(), k)[k])
+    values = dark.ravel()
+    k = int(0.995 * (values.size - 1))
+    if at_least > -np.inf:
+        above = values[values > at_least]
+        if above.size < values.size - k:  # the rank k falls at or below at_least
+            return at_least
+        values, k = above, k - (values.size - above.size)
+    return float(np.partition(values, k)[k])
 
 
 def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
     """The pen ink: pixels dark enough, for this cell's pen and light; 0 elsewhere."""
     if dark.size == 0:
         return dark
-    core = _darkest(dark)
+    core = _darkest(dark, floor / INK_RELATIVE)  # a pen no darker than this leaves the floor as the line
     ink = cv2.threshold(dark, max(floor, INK_RELATIVE * core), 0, cv2.THRESH_TOZERO)[1]  # 0 where not darker
     mask = (ink > 0).astype(np.uint8)
     # JPEG noise and paper texture leave isolated specks; pen strokes are wider.

@@ -335,6 +335,24 @@ def test_a_pen_stroke_crossing_a_printed_id_is_kept_where_it_is_darker():
         assert (dark[(stroke > 0) & (printed == 0)] == pen).all()
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_the_pens_darkness_is_ranked_among_the_dark_pixels_only(seed):
+    """How dark the pen is (the darkness 0.5 % of a cell's pixels exceed) is the same when
+    only the pixels darker than a level are ranked; a pen no darker than the level is given
+    as the level itself, which is all the callers need to know."""
+    from rnwprint.photo.ink import _darkest
+
+    rng = np.random.default_rng(seed)
+    dark = (rng.random((int(rng.integers(20, 90)), int(rng.integers(20, 90)))) ** 8).astype(np.float32)
+    if seed % 2:  # a written cell: a stroke of pen ink
+        dark[5:9, 3:18] = rng.uniform(0.5, 0.8, (4, 15)).astype(np.float32)
+    whole = _darkest(dark)
+    assert whole == float(np.sort(dark.ravel())[int(0.995 * (dark.size - 1))])
+    for level in (0.05, 0.15, 0.56, whole, np.nextafter(whole, 0, dtype=np.float32)):
+        assert _darkest(dark, float(level)) == (whole if whole > level else float(level))
+    assert _darkest(np.zeros((0, 5), np.float32), 0.15) == 0.0
+
+
 def test_strokes_of_a_coarse_photo_are_kept_whole():
     """A photo that sees the page coarsely blurs a stroke into a fainter one: its written
     cells take ink from a lower darkness, so the stroke is not cut into dots (a blank cell is
