@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from rnwprint.photo.ink import _ink
+from rnwprint.photo.split import _blobs
 
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
 #: directions; a large digit reaching the box edge is not
@@ -30,7 +31,7 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     r2, _ = _rim(*ink.shape)
     inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, stats, _ = _blobs(mask)
     if count < 2 or mask.sum() < 0.01 * ink.size:
         return ink, False, True  # a ring with nothing in it: an O or a zero, not a guard
     areas = stats[1:, cv2.CC_STAT_AREA]
@@ -60,7 +61,7 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
             continue
         inside = _ink(np.where(r < radius - 2 * RING_BAND, dark, 0.0).astype(np.float32), floor)
         mask = (inside > 0).astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        count, labels, stats, _ = _blobs(mask)
         if count < 2 or mask.sum() < 0.01 * ink.size:
             return None  # a loop with nothing in it: a 0 or an O, not a guard
         areas = stats[1:, cv2.CC_STAT_AREA]
