@@ -168,3 +168,19 @@ def test_a_one_digit_cell_is_not_flagged_for_the_networks_reading_it_differently
     written = photo_read.Written(DIE_CELL, [np.ones((20, 12), np.float32)], False, False, 0.05, (0.0, 0.0))
     read = photo_read.read_written(written, sure_of("1", 0.55, "4"))
     assert read.value == 4 and read.confidence == pytest.approx(0.72) and not read.unsure
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blobs_are_opencvs_components_whatever_the_label_width(seed):
+    """The split's blobs (labelled in 16 bits for speed) are OpenCV's 8-connected components:
+    the same labels, boxes, areas and centres as in 32 bits."""
+    import cv2
+
+    from rnwprint.photo.split import _blobs
+
+    rng = np.random.default_rng(seed)
+    mask = (rng.random((120, 150)) < 0.08 * (seed + 1)).astype(np.uint8)
+    count, labels, stats, centres = _blobs(mask)
+    want = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
+    assert count == want[0] > 10
+    assert np.array_equal(labels, want[1]) and np.array_equal(stats, want[2]) and np.array_equal(centres, want[3])
