@@ -51,12 +51,11 @@ def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, flo
     sure the less sure of the two is, and the number's likelihood."""
     tens = digits.restrict(p_tens[None], DECIMALS)[0]
     units = digits.restrict(p_units[None], DECIMALS)[0]
-    numbers = range(max(cell.low, 10), min(cell.high, 99) + 1)
-    if not numbers:
+    numbers = np.arange(max(cell.low, 10), min(cell.high, 99) + 1)
+    if not len(numbers):
         return 0, 0.0, 0.0
-    allowed_tens = sorted({n // 10 for n in numbers})
-    tens = tens / tens[allowed_tens].sum()
-    best = max(numbers, key=lambda n: tens[n // 10] * units[n % 10])
+    tens = tens / tens[np.unique(numbers // 10)].sum()
+    best = int(numbers[np.argmax(tens[numbers // 10] * units[numbers % 10])])  # the first of the likeliest
     return best, float(min(tens[best // 10], units[best % 10])), float(tens[best // 10] * units[best % 10])
 
 

@@ -290,9 +290,13 @@ def leaning(images: list) -> list[int]:
 
 def restrict(probs: np.ndarray, allowed) -> np.ndarray:
     """Keep the columns of the allowed classes (e.g. "123456X") and renormalise the rows."""
-    cols = [CLASSES.index(c) for c in allowed]
-    p = np.asarray(probs)[:, cols]
+    p = np.asarray(probs)[:, _columns(tuple(allowed))]
     return p / p.sum(axis=1, keepdims=True)
+
+
+@lru_cache(maxsize=64)
+def _columns(allowed: tuple[str, ...]) -> list[int]:
+    return [CLASSES.index(c) for c in allowed]
 
 
 def classify(crops: list[np.ndarray], allowed=CLASSES) -> list[tuple[str, float, bool]]:
