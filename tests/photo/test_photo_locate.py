@@ -281,7 +281,7 @@ def test_generator_writes_into_the_cells(sheets):
 
 @pytest.mark.parametrize("factor", [3, 5, 6, 7])
 def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
-    """The copy the markers are looked for on (by an odd factor, or one OpenCV is slow at)
+    """The copy the markers are looked for on (by a factor not a power of two)
     is OpenCV's INTER_AREA reduction of the whole blocks, pixel for pixel, whichever way it
     is computed."""
     from rnwprint.photo.markers import _reduced
@@ -294,6 +294,26 @@ def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
     got = _reduced(grey, factor)
     assert got.shape == want.shape == (h // factor, w // factor)
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("long_side, factor", [(1600, 1), (1732, 2), (2000, 2), (3264, 3), (3600, 3), (4000, 4),
+                                               (4032, 4), (6000, 4), (8000, 8), (9000, 8)])
+def test_a_photo_is_halved_for_its_markers_where_that_leaves_enough_pixels(long_side, factor):
+    """Markers are looked for on a copy at most 1600 px long, halved (OpenCV's fast path)
+    where that leaves at least 1000 px: a 12 MP photo by 4, an 8 MP one by 3."""
+    from rnwprint.photo.markers import _factor
+
+    assert _factor(long_side) == factor
+
+
+def test_a_copy_reduced_by_a_power_of_two_is_halved_step_by_step():
+    from rnwprint.photo.markers import _reduced
+
+    grey = np.random.default_rng(4).integers(0, 256, (301, 403)).astype(np.uint8)
+    half = cv2.resize(grey, (201, 150), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(_reduced(grey, 2), half)
+    assert np.array_equal(_reduced(grey, 4), cv2.resize(half, (100, 75), interpolation=cv2.INTER_AREA))
+    assert _reduced(grey, 1) is grey
 
 
 def test_ring_match_is_opencvs_masked_match():
