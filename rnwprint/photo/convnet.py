@@ -37,9 +37,9 @@ def conv_patches(p: np.ndarray, weights: np.ndarray, bias: np.ndarray, size: tup
 
 
 def pool(x: np.ndarray) -> np.ndarray:
-    """Max over 2 x 2 blocks."""
-    n, h, w, c = x.shape
-    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+    """Max over 2 x 2 blocks (of even-sized images: the four corners of each block compared
+    elementwise, several times faster than numpy's max over two axes)."""
+    return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 0::2, 1::2]), np.maximum(x[:, 1::2, 0::2], x[:, 1::2, 1::2]))
 
 
 def logits(params: dict[str, np.ndarray], images: np.ndarray) -> np.ndarray:
