@@ -20,6 +20,7 @@ from rnwprint.core.errors import RnwError
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
 MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
+TRUNCATED_JPEG = "truncated JPEG file (the image data stops early): copy the photo again"
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
 
 
@@ -176,12 +177,17 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
                        f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
     if w == 0 or h == 0:
         raise RnwError(f"corrupt {kind} file: the image is {w}x{h}", where)
-    if kind == "JPEG" and not _jpeg_complete(data):
-        raise RnwError("truncated JPEG file (the image data stops early): copy the photo again", where)
+    # a JPEG that ends in its end-of-image marker is walked to it only if the decoder stumbles
+    # (a truncation cannot leave those two bytes last; walking a 3 MB file takes 0.8 ms)
+    ends = kind == "JPEG" and data.endswith(b"\xff\xd9")
+    if kind == "JPEG" and not ends and not _jpeg_complete(data):
+        raise RnwError(TRUNCATED_JPEG, where)
     if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0:
         raise RnwError("truncated PNG file (no end chunk): copy the image again", where)
     flags = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
     image, said = _quiet(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
+    if ends and (image is None or said) and not _jpeg_complete(data):
+        raise RnwError(TRUNCATED_JPEG, where)
     if image is None:
         raise RnwError(f"cannot decode the {kind} image: the file is truncated or corrupt", where)
     damage = [line.strip() for line in said.splitlines() if line.startswith(_DAMAGE)]

@@ -182,6 +182,38 @@ def test_bad_files_are_one_clear_error(tmp_path, sheets, case):
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize("cut", [1, 2, 3, 500])
+def test_a_jpeg_cut_short_by_a_few_bytes_is_refused_as_truncated(tmp_path, sheets, cut):
+    """A file missing only its end-of-image marker (or a byte of it) decodes without a
+    complaint from libjpeg: it is still refused, as truncated."""
+    whole = synth.make_photo(sheets["twenty-one"], {}, 1, 1.0)
+    assert whole.endswith(b"\xff\xd9")
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(whole[:-cut])
+    with pytest.raises(RnwError, match="truncated JPEG file"):
+        load_photo(path)
+    path.write_bytes(whole + b"\0" * cut)  # padding after the end (some cameras): a whole photo
+    assert load_photo(path).shape == load_photo(path, colour=True).shape[:2]
+
+
+def test_a_jpeg_cut_right_after_a_small_jpeg_inside_it_is_refused_as_truncated(tmp_path, sheets):
+    """A JPEG may carry another, small one (a preview) in a segment of its own: cut right
+    after that one's end-of-image marker, the file ends in one too, but the photo's own
+    image data is missing."""
+    photo = synth.make_photo(sheets["twenty-one"], {}, 1, 1.0)
+    frame = photo.find(b"\xff\xc0")
+    after_frame = frame + 2 + int.from_bytes(photo[frame + 2:frame + 4], "big")
+    app = b"PREVIEW\0" + small_jpeg()
+    whole = photo[:after_frame] + b"\xff\xe2" + struct.pack(">H", len(app) + 2) + app + photo[after_frame:]
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(whole)
+    assert load_photo(path).shape == load_photo(path, colour=True).shape[:2]  # the whole one reads
+    path.write_bytes(whole[:after_frame + 4 + len(app)])
+    assert path.read_bytes().endswith(b"\xff\xd9")
+    with pytest.raises(RnwError, match="truncated JPEG file"):
+        load_photo(path)
+
+
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(RnwError, match="cannot read file"):
         load_photo(tmp_path / "nothing.jpg")
