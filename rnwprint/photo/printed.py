@@ -211,16 +211,15 @@ def _ring_match(window: np.ndarray, template: np.ndarray | None, inner: int, pre
     `prepared`: _prepare(template, inner), when kept from before."""
     centred, norm, n, strips = prepared if prepared is not None else _prepare(template, inner)
     th, tw = centred.shape
-    grey = window.astype(np.float32)
     if strips is None:
-        numerator = _correlate(grey, centred)
+        numerator = _correlate(window, centred)
     else:
         top, bottom, left, right = strips
-        wh, ww = grey.shape
-        numerator = _correlate(grey[:wh - th + inner], top)
-        numerator += _correlate(grey[th - inner:], bottom)
-        numerator += _correlate(grey[inner:wh - inner, :ww - tw + inner], left)
-        numerator += _correlate(grey[inner:wh - inner, tw - inner:], right)
+        wh, ww = window.shape
+        numerator = _correlate(window[:wh - th + inner], top)
+        numerator += _correlate(window[th - inner:], bottom)
+        numerator += _correlate(window[inner:wh - inner, :ww - tw + inner], left)
+        numerator += _correlate(window[inner:wh - inner, tw - inner:], right)
     h, w = numerator.shape
 
     # whole numbers, so exact in either type; OpenCV's float64 sums are ten times slower
@@ -244,18 +243,18 @@ FEW_OFFSETS = 25
 
 
 def _correlate(window: np.ndarray, template: np.ndarray) -> np.ndarray:
-    """cv2.matchTemplate(window, template, cv2.TM_CCORR) (float32). For a few offsets, one
-    product of the template with the window's rows laid end to end (offset (dy, dx) starts
-    dy rows and dx pixels in), not OpenCV's Fourier transform, which costs as much for 5 x 5
-    offsets as for 25 x 25."""
+    """cv2.matchTemplate(window, template, cv2.TM_CCORR), the window taken as float32. For a
+    few offsets, one product of the template with the window's rows laid end to end (offset
+    (dy, dx) starts dy rows and dx pixels in), not OpenCV's Fourier transform, which costs as
+    much for 5 x 5 offsets as for 25 x 25."""
     wh, ww = window.shape
     th, tw = template.shape
     oh, ow = wh - th + 1, ww - tw + 1
     if oh * ow > FEW_OFFSETS:
-        return cv2.matchTemplate(window, template, cv2.TM_CCORR)
+        return cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCORR)
     length = (th - 1) * ww + tw
     padded = np.zeros((th, ww), np.float32)
     padded[:, :tw] = template
     starts = (np.arange(oh)[:, None] * ww + np.arange(ow)).ravel()
-    rows = np.lib.stride_tricks.sliding_window_view(np.ascontiguousarray(window).ravel(), length)
+    rows = np.lib.stride_tricks.sliding_window_view(np.ascontiguousarray(window, np.float32).ravel(), length)
     return (rows[starts] @ padded.ravel()[:length]).reshape(oh, ow)
