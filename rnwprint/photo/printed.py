@@ -137,8 +137,9 @@ NEAR_MM, NEAR_PX = 40.0, 2
 
 class Registration:
     """A sheet's boxes registered one after another (_shift), each looked for first near
-    the shift of the closest box already found: a window of 5 x 5 shifts instead of
-    ±REGISTER_SEARCH_MM each way (25 x 25 at 8 px/mm), for the same shifts."""
+    the shift of the closest box already found, or where the fit put it if none is close:
+    a window of 5 x 5 shifts instead of ±REGISTER_SEARCH_MM each way (25 x 25 at 8 px/mm),
+    for the same shifts."""
 
     def __init__(self, page: np.ndarray, raw: np.ndarray, px_per_mm: float):
         self.page, self.raw, self.px_per_mm = page, raw, px_per_mm
@@ -147,7 +148,7 @@ class Registration:
     def shift(self, cell: Cell) -> tuple[int, int]:
         x0, y0, x1, y1 = cell.bounds
         x, y = (x0 + x1) / 2, (y0 + y1) / 2
-        near, best = None, NEAR_MM * NEAR_MM
+        near, best = (0, 0), NEAR_MM * NEAR_MM
         for fx, fy, fshift in self.found:
             d = (fx - x) ** 2 + (fy - y) ** 2
             if d <= best:
