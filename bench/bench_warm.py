@@ -15,7 +15,9 @@ all photos and rounds.
 With --baseline DIR (a checkout of another commit, `git archive COMMIT | tar -x -C DIR`) the
 same photo files are read, in turns (`--turns`), by a process of this checkout and one with
 PYTHONPATH=DIR, so machine noise hits both alike; each read is timed from outside with the
-CPU clock (an older reader may not time its stages), and the ratio of the medians is printed.
+CPU clock (an older reader may not time its stages), and the ratio of the medians is printed,
+and the median of each turn's ratio (a turn's two processes run back to back, so a slow
+phase of the machine hits both: the steadier figure on a busy machine).
 Only sheets whose layout both checkouts read can be compared (`--sheets`).
 """
 
@@ -143,6 +145,10 @@ def main() -> None:
             by_turn = ", ".join(f"{statistics.median(cpu_ms([turn])):.1f}" for turn in turns)
             print(f"{who}: {medians[who]:.1f} CPU ms median per photo (turns: {by_turn})")
         print(f"this / baseline: {medians['this'] / medians['baseline']:.3f}")
+        ratios = [statistics.median(cpu_ms([a])) / statistics.median(cpu_ms([b]))
+                  for a, b in zip(runs["this"], runs["baseline"])]
+        print(f"median of the turns' ratios (each turn's pair run back to back): {statistics.median(ratios):.3f}"
+              f" ({', '.join(f'{r:.3f}' for r in ratios)})")
         print("this checkout's stages, all turns:")
         table({name: [t for turn in runs["this"] for t in turn[name]] for name in args.sheets})
         return

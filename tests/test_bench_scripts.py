@@ -64,7 +64,7 @@ def test_bench_warm_reads_the_same_photos_side_by_side_with_another_checkout():
     """Side by side, both processes read the same files: this checkout against itself reads
     every photo, times it from outside, and prints the ratio."""
     checkout = BENCH.parent
-    out = run("bench_warm.py", "--photos", "1", "--rounds", "1", "--turns", "1", "--sheets", "twenty-one",
+    out = run("bench_warm.py", "--photos", "1", "--rounds", "1", "--turns", "2", "--sheets", "twenty-one",
               "--baseline", str(checkout))
     lines = out.splitlines()
     this = next(line for line in lines if line.startswith("this:"))
@@ -72,5 +72,8 @@ def test_bench_warm_reads_the_same_photos_side_by_side_with_another_checkout():
     assert float(this.split()[1]) > 0 and float(base.split()[1]) > 0
     ratio = float(next(line for line in lines if line.startswith("this / baseline:")).split()[-1])
     assert 0.2 < ratio < 5
+    turns = next(line for line in lines if line.startswith("median of the turns' ratios"))
+    each = [float(r) for r in turns.split("(")[-1].rstrip(")").split(", ")]
+    assert len(each) == 2 and abs(float(turns.split(": ")[1].split()[0]) - (each[0] + each[1]) / 2) <= 0.0015
     row = next(line.split() for line in lines if line.startswith("twenty-one"))
     assert len(row) == 11  # the sheet, nine stages and the total
