@@ -16,8 +16,10 @@ With --baseline DIR (a checkout of another commit, `git archive COMMIT | tar -x 
 same photo files are read, in turns (`--turns`), by a process of this checkout and one with
 PYTHONPATH=DIR, so machine noise hits both alike; each read is timed from outside with the
 CPU clock (an older reader may not time its stages), and the ratio of the medians is printed,
-and the median of each turn's ratio (a turn's two processes run back to back, so a slow
-phase of the machine hits both: the steadier figure on a busy machine).
+and the median over the turns of each turn's ratio of the CPU both spent on the same reads
+(a turn's two processes run back to back, so a slow phase of the machine hits both, and a
+large file's slower decoding weighs in each turn alike: the steadier figure on a busy
+machine).
 Only sheets whose layout both checkouts read can be compared (`--sheets`).
 """
 
@@ -145,10 +147,10 @@ def main() -> None:
             by_turn = ", ".join(f"{statistics.median(cpu_ms([turn])):.1f}" for turn in turns)
             print(f"{who}: {medians[who]:.1f} CPU ms median per photo (turns: {by_turn})")
         print(f"this / baseline: {medians['this'] / medians['baseline']:.3f}")
-        ratios = [statistics.median(cpu_ms([a])) / statistics.median(cpu_ms([b]))
+        ratios = [statistics.fmean(cpu_ms([a])) / statistics.fmean(cpu_ms([b]))
                   for a, b in zip(runs["this"], runs["baseline"])]
-        print(f"median of the turns' ratios (each turn's pair run back to back): {statistics.median(ratios):.3f}"
-              f" ({', '.join(f'{r:.3f}' for r in ratios)})")
+        print(f"median of the turns' ratios (each turn's CPU for the same reads, its pair run back to back): "
+              f"{statistics.median(ratios):.3f} ({', '.join(f'{r:.3f}' for r in ratios)})")
         print("this checkout's stages, all turns:")
         table({name: [t for turn in runs["this"] for t in turn[name]] for name in args.sheets})
         return
