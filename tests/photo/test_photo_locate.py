@@ -328,7 +328,7 @@ def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
     assert np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("long_side, factor", [(1600, 1), (1732, 2), (2000, 2), (3264, 3), (3600, 3), (4000, 4),
+@pytest.mark.parametrize("long_side, factor", [(800, 1), (1600, 1), (1732, 2), (2000, 2), (3264, 3), (3600, 3), (4000, 4),
                                                (4032, 4), (6000, 4), (8000, 8), (9000, 8)])
 def test_a_photo_is_halved_for_its_markers_where_that_leaves_enough_pixels(long_side, factor):
     """Markers are looked for on a copy at most 1600 px long, halved (OpenCV's fast path)
