@@ -91,7 +91,7 @@ def normalise(ink: np.ndarray) -> np.ndarray | None:
     if not peak > 0:
         return None
     mask = cv2.compare(a, INK_LEVEL * peak, cv2.CMP_GT)
-    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U, cv2.CCL_GRANA)
     boxes = stats[1:, :4].tolist()  # left, top, width, height of each blob
     if count > 2:  # drop specks (stray dots left over from separating the ink)
         areas = stats[1:, cv2.CC_STAT_AREA]

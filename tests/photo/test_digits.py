@@ -117,6 +117,15 @@ def test_normalise_without_ink_is_none(blank):
     assert D.normalise(blank) is None
 
 
+def test_a_crop_with_a_few_unreadable_pixels_normalises_as_if_they_were_paper():
+    """NaN and infinite pixels (a broken input, never the reader's own crops) count as no ink."""
+    img = np.zeros((90, 60), np.float32)
+    cv2.line(img, (30, 10), (30, 80), 1.0, 6)
+    broken = img.copy()
+    broken[2, 3], broken[85, 50], broken[40, 5] = np.nan, np.inf, -np.inf
+    assert np.array_equal(D.normalise(broken), D.normalise(img))
+
+
 def test_normalise_is_mnist_style_and_scale_free():
     img = np.zeros((90, 60), np.float32)
     cv2.line(img, (30, 10), (30, 80), 1.0, 6)  # a "1": tall and thin
