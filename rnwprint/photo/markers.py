@@ -11,7 +11,7 @@ import numpy as np
 from rnwprint.photo.homography import _apply
 
 DETECT_LONG_SIDE = 1600  # markers are looked for on a copy reduced to at most this size,
-FAST_LONG_SIDE = 1000  # and halved instead (several times faster) where that leaves this many px
+FAST_LONG_SIDE = 1000  # first on a copy halved down to this many px or more (several times faster)
 
 
 def detect_markers(grey: np.ndarray) -> dict[int, np.ndarray]:
@@ -22,14 +22,22 @@ def detect_markers(grey: np.ndarray) -> dict[int, np.ndarray]:
 def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
     """Markers found (refined on the full image) and the rejected candidate squares (px).
 
-    A fast pass (one threshold window) on a reduced copy; while markers are missing, OpenCV's
-    default three windows, then the same on a copy with the shading divided out (a shadow
-    edge across a marker), then, if fewer than three were found, the full image."""
+    A fast pass (one threshold window) on a copy halved as often as _halvings says, which is
+    all a photo filling most of the frame needs; else the same on a reduced copy at most
+    DETECT_LONG_SIDE long and, while markers are missing, OpenCV's default three windows,
+    then the same on a copy with the shading divided out (a shadow edge across a marker),
+    then, if fewer than three were found, the full image."""
     h, w = grey.shape
-    factor = _factor(max(h, w))
+    halved = _halvings(max(h, w))
+    if halved:  # a far page's markers may be too small for it: then from the start below
+        small = _reduced(grey, halved)
+        found, rejected = _aruco(small, halved, "fast")
+        if len(found) == 4:
+            return _refined(grey, small, halved, found), rejected
+    factor = max(1, int(np.ceil(max(h, w) / DETECT_LONG_SIDE)))
     small = _reduced(grey, factor)
-    found: dict[int, np.ndarray] = {}
-    rejected: list[np.ndarray] = []
+    found = {}
+    rejected = []
     passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]
     if factor > 1:
         passes.append((grey, 1, "default"))  # markers too small for the reduced copy
@@ -43,10 +51,16 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
         for i, q in more.items():
             found.setdefault(i, q)
         rejected += rej
-    if factor > 1:  # refine on the reduced copy first: its corners are `factor` px coarse
+    return _refined(grey, small, factor, found), rejected
+
+
+def _refined(grey: np.ndarray, small: np.ndarray, factor: int, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """The corners found on `small` (`grey` reduced by `factor`) refined on it first (they
+    are `factor` px coarse), then on the full image."""
+    if factor > 1:
         found = {i: (_refine(small, (q - (factor - 1) / 2) / factor) * factor + (factor - 1) / 2)
                  for i, q in found.items()}
-    return {i: _refine(grey, q) for i, q in found.items()}, rejected
+    return {i: _refine(grey, q) for i, q in found.items()}
 
 
 def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
@@ -56,16 +70,15 @@ def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
     return {i: _refine(grey, q) for i, q in found.items()}
 
 
-def _factor(long_side: int) -> int:
-    """By how much a photo is reduced to look for its markers: halved as often as leaves its
-    long side from FAST_LONG_SIDE to DETECT_LONG_SIDE px, else the least factor bringing it
-    under DETECT_LONG_SIDE."""
+def _halvings(long_side: int) -> int:
+    """The power of two a photo is first reduced by to look for its markers, its long side
+    then from FAST_LONG_SIDE to DETECT_LONG_SIDE px; 0 where there is none, or it is the
+    least factor that brings the long side under DETECT_LONG_SIDE anyway."""
     halved = 1
     while long_side / halved > DETECT_LONG_SIDE:
         halved *= 2
-    if long_side / halved >= FAST_LONG_SIDE:
-        return halved
-    return max(1, int(np.ceil(long_side / DETECT_LONG_SIDE)))
+    least = max(1, int(np.ceil(long_side / DETECT_LONG_SIDE)))
+    return halved if halved != least and long_side / halved >= FAST_LONG_SIDE else 0
 
 
 def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:

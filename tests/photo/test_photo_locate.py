@@ -328,14 +328,32 @@ def test_the_markers_reduced_copy_is_opencvs_area_average(factor):
     assert np.array_equal(got, want)
 
 
-@pytest.mark.parametrize("long_side, factor", [(800, 1), (1600, 1), (1732, 2), (2000, 2), (3264, 3), (3600, 3), (4000, 4),
-                                               (4032, 4), (6000, 4), (8000, 8), (9000, 8)])
-def test_a_photo_is_halved_for_its_markers_where_that_leaves_enough_pixels(long_side, factor):
-    """Markers are looked for on a copy at most 1600 px long, halved (OpenCV's fast path)
-    where that leaves at least 1000 px: a 12 MP photo by 4, an 8 MP one by 3."""
-    from rnwprint.photo.markers import _factor
+@pytest.mark.parametrize("long_side, halved", [(800, 0), (1600, 0), (1732, 0), (2000, 0), (3264, 0), (3600, 0),
+                                               (4000, 4), (4032, 4), (6000, 0), (8000, 8), (9000, 8)])
+def test_a_photo_is_first_halved_for_its_markers_where_that_leaves_enough_pixels(long_side, halved):
+    """Markers are looked for first on a copy halved (OpenCV's fast path) to 1000-1600 px
+    where that is coarser than the usual copy: a 12 MP photo by 4 rather than 3."""
+    from rnwprint.photo.markers import _halvings
 
-    assert _factor(long_side) == factor
+    assert _halvings(long_side) == halved
+
+
+def test_a_far_page_whose_markers_the_halved_copy_loses_is_looked_for_as_before(monkeypatch):
+    """A page filling 40 % of a 12 MP frame: its markers are too small for the copy halved
+    twice, so they are looked for on the copy reduced by 3, and all four are found."""
+    from rnwprint.games import GAMES
+    from rnwprint.photo import markers
+
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    grey = decode_photo(synth.synthesize(sheet, {}, seed=9100, megapixels=12, fill=0.4, tilt=25).jpeg)
+    copies = []
+    reduced = markers._reduced
+    monkeypatch.setattr(markers, "_reduced", lambda g, f: copies.append(f) or reduced(g, f))
+    assert sorted(markers.detect_markers(grey)) == [0, 1, 2, 3]
+    assert copies == [4, 3]
+    copies.clear()
+    near = decode_photo(synth.synthesize(sheet, {}, seed=9100, megapixels=12, fill=0.85, tilt=25).jpeg)
+    assert sorted(markers.detect_markers(near)) == [0, 1, 2, 3] and copies == [4]
 
 
 def test_a_copy_reduced_by_a_power_of_two_is_halved_step_by_step():
