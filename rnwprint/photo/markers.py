@@ -34,7 +34,7 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
         found, rejected = _aruco(small, halved, "fast")
         if len(found) == 4:
             return _refined(grey, small, halved, found), rejected
-    factor = max(1, int(np.ceil(max(h, w) / DETECT_LONG_SIDE)))
+    factor = _least_factor(max(h, w))
     small = _reduced(grey, factor)
     found = {}
     rejected = []
@@ -70,15 +70,19 @@ def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
     return {i: _refine(grey, q) for i, q in found.items()}
 
 
+def _least_factor(long_side: int) -> int:
+    """The least factor that brings a photo's long side under DETECT_LONG_SIDE px."""
+    return max(1, int(np.ceil(long_side / DETECT_LONG_SIDE)))
+
+
 def _halvings(long_side: int) -> int:
     """The power of two a photo is first reduced by to look for its markers, its long side
-    then from FAST_LONG_SIDE to DETECT_LONG_SIDE px; 0 where there is none, or it is the
-    least factor that brings the long side under DETECT_LONG_SIDE anyway."""
+    then from FAST_LONG_SIDE to DETECT_LONG_SIDE px; 0 where there is none, or it is
+    _least_factor anyway."""
     halved = 1
     while long_side / halved > DETECT_LONG_SIDE:
         halved *= 2
-    least = max(1, int(np.ceil(long_side / DETECT_LONG_SIDE)))
-    return halved if halved != least and long_side / halved >= FAST_LONG_SIDE else 0
+    return halved if halved != _least_factor(long_side) and long_side / halved >= FAST_LONG_SIDE else 0
 
 
 def _reduced(grey: np.ndarray, factor: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from rnwprint.photo import coarse_advice, light_advice, too_coarse
 from rnwprint.photo.identity import sheet_for
 from rnwprint.photo.load import load_photo, load_photo_noting_damage
 from rnwprint.photo.locate import PageFix, locate
+from rnwprint.photo.printed import _printed, of_print
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.photo.rectify import rectify
 from rnwprint.core.sheet import Identity, Sheet
@@ -98,7 +99,6 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     and cells (reading every cell). A stage's first use in a process includes the modules it
     imports."""
     from rnwprint.photo import digits
-    from rnwprint.photo.read import _printed
 
     where = str(path)
     clock = _Clock()
@@ -179,9 +179,8 @@ def _around_cells(sheet: Sheet, r: float) -> list[tuple[int, int, int, int]]:
     """The rectangles of the page (pixel columns and rows, ends excluded) warped around the
     cells: each cell's box grown by AROUND_CELL_MM, two of them joined into the rectangle
     around both wherever that is no bigger than the two (their overlap is then warped once).
-    The same for every photo of a sheet: worked out once."""
-    key = (sheet.identity.encode(), r)
-    if key not in _AROUND:
+    The same for every photo of a sheet: kept with its print."""
+    def work_out():
         h, w, m = round(sheet.height * r), round(sheet.width * r), AROUND_CELL_MM
         rects = []
         for cell in sheet.cells.values():
@@ -190,12 +189,9 @@ def _around_cells(sheet: Sheet, r: float) -> list[tuple[int, int, int, int]]:
             c1, r1 = min(math.ceil((x1 + m) * r), w), min(math.ceil((y1 + m) * r), h)
             if c1 > c0 and r1 > r0:
                 rects.append((c0, r0, c1, r1))
-        _AROUND.clear() if len(_AROUND) > 8 else None
-        _AROUND[key] = _joined(rects)
-    return _AROUND[key]
+        return _joined(rects)
 
-
-_AROUND: dict[tuple[str, float], list[tuple[int, int, int, int]]] = {}
+    return of_print(_printed(sheet, r)[0], "around cells", work_out)
 
 
 def _joined(rects: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
