@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--shaken", action="store_true",
                     help=f"train the convolutional network {SHAKEN_EPOCHS} epochs, each batch shaken afresh "
                          "(sheared, turned, scaled, thickened or thinned; measured, not shipped)")
+    ap.add_argument("--images", metavar="PATH",
+                    help="write the training images (x, y) to PATH for tools/train_convnet_torch.py; train nothing")
     ap.add_argument("--european", type=float, default=0.0, metavar="SHARE",
                     help="also this share of the TRAIN 1s and 7s written as in Europe (a 1's flag, a 7's bar)")
     args = ap.parse_args(argv)
@@ -172,6 +174,10 @@ def main(argv: list[str] | None = None) -> None:
     x_img, y = np.concatenate([x_img, px]), np.concatenate([y, py])
     log(f"photo crops: {len(raw_crops)} from {len(PHOTO_SEEDS)} photos (TRAIN digits only), "
         f"{len(px)} with copies; per class (last: no character) {np.bincount(crop_labels, minlength=len(D.CLASSES) + 1).tolist()}")
+    if args.images:
+        np.savez(args.images, x=x_img, y=y)
+        log(f"wrote {len(x_img)} training images to {args.images}")
+        return
     feats = batched_features(x_img)
     mean = feats.mean(axis=0)
     std = feats.std(axis=0) + 1e-3

