@@ -52,7 +52,9 @@ is written, what is reported).
 without ever looking at the held-out digits); it writes nothing. ``--quick [--fonts N]
 [--slant DEG]`` is a small run (one feature network, no photo crops, a few minutes) for
 comparing directions on writers never trained on (tools/digits_writers.py: UCI digits,
-held-out font families); it writes nothing either.
+held-out font families); it writes nothing either. ``--images PATH`` writes the training
+images (every image above, in order: arrays x and y) to PATH and trains nothing: what
+tools/train_convnet_torch.py trains the second convolutional network on.
 """
 
 from __future__ import annotations
