@@ -10,6 +10,7 @@ The reader asks it for a second opinion on the cells the feature network is unsu
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 LAYERS = ("c1", "b1", "c2", "b2", "c3", "b3", "f1", "g1", "f2", "g2")
 
@@ -20,6 +21,9 @@ def patches(x: np.ndarray, k: int) -> np.ndarray:
     p = k // 2
     n, h, w, c = x.shape
     padded = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    if c > 1:  # copied from a sliding window in one go: twice as fast where there are channels
+        window = sliding_window_view(padded, (k, k), axis=(1, 2)).transpose(0, 1, 2, 4, 5, 3)
+        return window.reshape(n * h * w, k * k * c)
     shifted = [padded[:, i:i + h, j:j + w, :] for i in range(k) for j in range(k)]
     return np.concatenate(shifted, axis=-1).reshape(n * h * w, k * k * c)
 
@@ -42,10 +46,13 @@ def pool(x: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(x[:, 0::2, 0::2], x[:, 0::2, 1::2]), np.maximum(x[:, 1::2, 0::2], x[:, 1::2, 1::2]))
 
 
-def logits(params: dict[str, np.ndarray], images: np.ndarray) -> np.ndarray:
-    """(n, 28, 28) images -> (n, classes) logits."""
+def logits(params: dict[str, np.ndarray], images: np.ndarray, first: np.ndarray | None = None) -> np.ndarray:
+    """(n, 28, 28) images -> (n, classes) logits. `first`: the images' ``patches`` for the
+    first layer, when several networks read the same images."""
     x = np.asarray(images, np.float32)[..., None]
-    x = pool(conv(x, params["c1"], params["b1"]))
+    if first is None:
+        first = patches(x, params["c1"].shape[0])
+    x = pool(conv_patches(first, params["c1"], params["b1"], x.shape[:3]))
     x = pool(conv(x, params["c2"], params["b2"]))
     x = conv(x, params["c3"], params["b3"]).reshape(len(x), -1)
     x = np.maximum(x @ params["f1"] + params["g1"], 0)

@@ -263,7 +263,8 @@ def convnet_probabilities(images: np.ndarray) -> np.ndarray:
     """Like ``probabilities_of_images``, from the convolutional networks, averaged (a second
     opinion: they read the pixels, the feature network their orientation histograms)."""
     nets = _convnet()
-    return (sum(softmax(convnet.logits(params, images)) for params in nets) / len(nets)).astype(np.float32)
+    first = convnet.patches(np.asarray(images, np.float32)[..., None], nets[0]["c1"].shape[0])  # alike for all
+    return (sum(softmax(convnet.logits(params, images, first)) for params in nets) / len(nets)).astype(np.float32)
 
 
 #: a normalised digit whose ink leans more than SLANT_SEEN (the shear mu11 / mu02 of its
