@@ -39,9 +39,9 @@ from rnwprint.core.sheet import Cell, Sheet
 COARSE_BELOW, COARSE_INK_DARKNESS = 3.0, 0.10
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 WHY_NETWORKS = "the two networks read it differently"
-#: a cell read less surely than this is read by the convolutional network too, and the two
-#: networks' probabilities averaged (it takes 0.4 ms a crop: about 80 ms more for a Roll to
-#: the Top photo if asked about every cell, for the same reads)
+#: a cell read less surely than this is read by the convolutional networks too, and their
+#: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
+#: batch of 20: some 60 ms more for a Roll to the Top photo if asked about every cell)
 SECOND_OPINION_BELOW = 0.9
 
 
