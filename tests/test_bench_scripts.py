@@ -4,6 +4,7 @@ figures come from them, and what a subprocess imports is not checked by importin
 from __future__ import annotations
 
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -77,3 +78,21 @@ def test_bench_warm_reads_the_same_photos_side_by_side_with_another_checkout():
     assert len(each) == 2 and abs(float(turns.split(": ")[1].split()[0]) - (each[0] + each[1]) / 2) <= 0.0015
     row = next(line.split() for line in lines if line.startswith("twenty-one"))
     assert len(row) == 11  # the sheet, nine stages and the total
+
+
+def test_bench_pairs_tells_the_split_from_the_classifier_in_two_digit_misreads():
+    out = run("bench_pairs.py", "--photos", "1")
+    head = next(line for line in out.splitlines() if line.startswith("1 Roll to the Top photos"))
+    cells, pieces = map(int, re.search(r"(\d+) two-digit cells, (\d+) split in two pieces", head).groups())
+    assert cells >= 5 and 0 < pieces <= cells
+    tens = next(line for line in out.splitlines() if "tens misread, by true digit" in line)
+    assert sum(int(pair.split("/")[1]) for pair in tens.split(": ", 1)[1].split(", ")) == cells
+
+
+def test_bench_pairs_reads_only_roll_to_the_top_photos():
+    sys.path.insert(0, str(BENCH))
+    from bench_pairs import tower_seeds
+    from bench_photo import SHEETS
+
+    assert [SHEETS[seed % len(SHEETS)] for seed in tower_seeds(5)] == ["roll-to-the-top"] * 5
+    assert min(tower_seeds(5)) >= 5000  # the tuning seeds, not the held-out figures' 1000-1099
