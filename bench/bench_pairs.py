@@ -24,10 +24,13 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from bench_photo import SHEETS, photo_set, truth_of, writers_npz  # noqa: E402
+from bench_photo import SHEETS, kind_of, photo_set, truth_of, writers_npz  # noqa: E402
 from common import machine  # noqa: E402
 
 from rnwprint.photo import pipeline, read  # noqa: E402
+
+
+TWO_DIGITS = "two-digit cells"  # bench_photo.kind_of's name for them
 
 
 def tower_seeds(count: int) -> range:
@@ -54,7 +57,7 @@ def two_digit_reads(seeds, writers: str | None, cache: str | None):
                 seen.clear()
                 for cell_id, cell_read in pipeline.read_photo(path).reads.items():
                     truth = truth_of(sheet, marks, cell_id)
-                    if type(truth) is int and truth >= 10:
+                    if kind_of(truth) == TWO_DIGITS:
                         yield truth, cell_read.value, cell_read.unsure, seen.get(cell_id, False)
     finally:
         read.separate = separate
@@ -68,7 +71,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     cells = list(two_digit_reads(tower_seeds(args.photos), args.writers, args.cache))
-    wrong = [(t, v, u, a) for t, v, u, a in cells if t != v]
+    wrong = [cell for cell in cells if cell[0] != cell[1]]
     print(f"{args.photos} Roll to the Top photos, writers {args.writers or 'held-out MNIST'}: {len(cells)} "
           f"two-digit cells, {sum(a for *_, a in cells)} split in two pieces; right "
           f"{1 - len(wrong) / len(cells):.2%}, wrong and not flagged {sum(not u for _, _, u, _ in wrong)}")
@@ -79,7 +82,7 @@ def main() -> None:
         for t, v, *_ in cells:
             true = divmod(t, 10)[digit]
             total[true] += 1
-            if type(v) is int and v >= 10 and divmod(v, 10)[digit] != true:
+            if kind_of(v) == TWO_DIGITS and divmod(v, 10)[digit] != true:
                 misread[true] += 1
         print(f"  {place} misread, by true digit: " + ", ".join(f"{d}: {misread[d]}/{total[d]}" for d in sorted(total)))
     confusions = collections.Counter((t, v) for t, v, *_ in wrong)
