@@ -2,6 +2,7 @@
 `--jobs 1` on one core, whole processes (cold start included), run in turns.
 
     python bench/bench_jobs.py                # 12 photos (seeds 1000-1011), 5 rounds
+    python bench/bench_jobs.py --photos 300   # a tournament's batch (seeds 1000-1299)
     python bench/bench_jobs.py --photos 100 --rounds 3 --baseline /tmp/old   # in turns with another checkout
 
 The photos are bench_photo.py's held-out set (the four sheets, 1-12 MP). The one-core run is
