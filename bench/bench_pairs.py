@@ -24,13 +24,10 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from bench_photo import SHEETS, kind_of, photo_set, truth_of, writers_npz  # noqa: E402
+from bench_photo import SHEETS, TWO_DIGITS, kind_of, photo_set, truth_of, writers_npz  # noqa: E402
 from common import machine  # noqa: E402
 
 from rnwprint.photo import pipeline, read  # noqa: E402
-
-
-TWO_DIGITS = "two-digit cells"  # bench_photo.kind_of's name for them
 
 
 def tower_seeds(count: int) -> range:

@@ -93,12 +93,15 @@ def binarised(images: np.ndarray) -> np.ndarray:
     return bits
 
 
+TWO_DIGITS = "two-digit cells"  # kind_of's name for them
+
+
 def kind_of(truth) -> str:
     """The issue's cell kinds: circled (guarded) numbers, two-digit numbers, one digit or X."""
     if isinstance(truth, Guarded):
         return "circled (guarded) numbers"
     if isinstance(truth, int) and not isinstance(truth, bool) and truth >= 10:
-        return "two-digit cells"
+        return TWO_DIGITS
     return "one-digit cells (and X)"
 
 
