@@ -91,7 +91,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         level = DARK_PAPER
     else:
         _refuse_non_document(path, raw)
-        data = load_document(path, raw)
+        data = _typed_in(path, raw)
         name = data.get("game")
         if not isinstance(name, str):
             raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
@@ -116,6 +116,18 @@ def _refuse_non_document(path, raw: bytes) -> None:
         raise RnwError("empty file: expected a typed-in sheet (TOML or JSON) or a photo (JPEG or PNG)", where)
     if pathlib.Path(path).suffix.lower() in _IMAGE_SUFFIXES and not _text(raw[:HEAD_BYTES]):
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
+
+
+def _typed_in(path, raw: bytes) -> dict:
+    """load_document; a text file named like a photo that is no typed-in sheet either is
+    said to be neither (the photo it was meant to be may have been saved wrong)."""
+    try:
+        return load_document(path, raw)
+    except RnwError as e:
+        if pathlib.Path(path).suffix.lower() not in _IMAGE_SUFFIXES:
+            raise
+        raise RnwError(f"not an image (expected a JPEG or PNG photo), nor a typed-in sheet: {e.message}",
+                       e.where) from None
 
 
 def _apply_rules(game, entries: Entries, lang: str, log) -> Report:

@@ -232,6 +232,17 @@ def test_audit_of_a_typed_in_file_named_like_a_photo_reads_it_as_typed_in(cli, w
     assert json.loads(result.out)["game"] == "twenty-one"
 
 
+def test_audit_of_text_named_like_a_photo_says_it_is_neither(cli, write):
+    """A phone photo saved wrong (text where the JPEG should be) is not called a bad TOML file."""
+    path = write("photo.jpg", "IMG_0042 could not be downloaded\n")
+    result = cli("audit", path)
+    assert result.code == 2
+    assert one_line(result).startswith(f"rnwprint: {path}: not an image (expected a JPEG or PNG photo), "
+                                       "nor a typed-in sheet: malformed TOML")
+    named_as_text = cli("audit", write("notes.toml", "IMG_0042 could not be downloaded\n"))
+    assert "not an image" not in named_as_text.err
+
+
 @pytest.mark.parametrize("name, reason", [
     ("junk.toml", "not a text file (expected UTF-8 TOML or JSON)"),
     ("photo.jpg", "not an image (expected a JPEG or PNG photo)"),  # named like a photo: said so
