@@ -189,35 +189,43 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
               help="Write the typed-in sheet file read (TOML) here; one photo only.")
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
+@click.option("--into", "folder", type=click.Path(path_type=pathlib.Path), default=None,
+              help="Write each photo's typed-in file and annotated picture into this folder "
+                   "(NAME.toml, NAME.png), for any number of photos.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
-         as_json: bool, jobs: int | None) -> None:
+         folder: pathlib.Path | None, as_json: bool, jobs: int | None) -> None:
     """Read photos of finished sheets into typed-in sheet files, flagging unsure cells.
 
     \b
     rnwprint read photo.jpg -o mine.toml --annotate checked.png
+    rnwprint read *.jpg --into checked/ --jobs 2
     rnwprint read *.jpg --json
     """
     from rnwprint.output import check_target, same_file, write_atomic
 
+    if folder and (target or annotate):
+        raise click.UsageError("--into writes every photo's files itself: give it without -o and --annotate")
     if (target or annotate) and len(photos) > 1:
-        raise click.UsageError("-o and --annotate write one photo's result: give one photo with them")
+        raise click.UsageError("-o and --annotate write one photo's result: give one photo with them "
+                               "(--into FOLDER writes many)")
     if target and annotate and same_file(target, annotate):
         raise click.UsageError("-o and --annotate name the same file: give each its own")
     if target:
         _format_of(target, None, ("toml",), "toml")
     if annotate:
         _format_of(annotate, None, ("png",), "png", "--annotate")
-    for out in (target, annotate):
+    outputs = _outputs_into(folder, photos) if folder else {}
+    for out in (target, annotate, *(p for pair in outputs.values() for p in pair)):
         if out:
             check_target(out, photos)  # refused before the slow read
     from rnwprint.app.read import read_many
     from rnwprint.batch import Failure, cores
 
     worst = 0
-    work = read_many(photos, jobs or cores(), as_json, keep=bool(annotate))
+    work = read_many(photos, jobs or cores(), as_json, draw=bool(annotate or folder))
     with _progress(work, True, "photos") as outcomes:
         for path, outcome in outcomes:
             if isinstance(outcome, RnwError):
@@ -230,17 +238,35 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 continue
             for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
                 click.echo(f"rnwprint: {path}: {note}", err=True)
-            if target:
-                write_atomic(target, outcome.text.encode("utf-8"), photos)
-            if annotate:  # imported here: only --annotate draws the page
-                from rnwprint.photo.pipeline import annotate as annotated
-
-                write_atomic(annotate, annotated(outcome.result), photos)
+            typed_in, picture = outputs.get(path, (target, annotate))
+            if typed_in:
+                write_atomic(typed_in, outcome.text.encode("utf-8"), photos)
+            if picture:
+                write_atomic(picture, outcome.picture, photos)
             if as_json:
                 click.echo(outcome.line)
+            elif folder:
+                click.echo(f"{path}: {typed_in}, {outcome.unsure} cell(s) UNSURE")
             elif not target:
                 click.echo(outcome.text, nl=False)
     sys.exit(worst)
+
+
+def _outputs_into(folder: pathlib.Path, photos) -> dict:
+    """Each photo's (typed-in file, annotated picture) in `folder`, named after the photo;
+    RnwError if two photos share a name or the folder cannot hold them."""
+    if folder.exists() and not folder.is_dir():
+        raise RnwError("is a file, not a folder: --into names a folder to write into", str(folder))
+    outputs, named = {}, {}
+    for photo in photos:
+        stem = photo.stem or photo.name
+        if stem in named and named[stem] != photo:
+            raise RnwError(f"{named[stem]} and {photo} would both be written as {stem}.toml: "
+                           "rename one, or read them apart", str(folder))
+        named[stem] = photo
+        outputs[photo] = (folder / f"{stem}.toml", folder / f"{stem}.png")
+    folder.mkdir(parents=True, exist_ok=True)
+    return outputs
 
 
 cli.add_command(template)

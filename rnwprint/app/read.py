@@ -13,10 +13,11 @@ class Read:
     notes: list[str]  # too coarse, too dark or too bright; a damaged file
     text: str  # the typed-in sheet file (TOML)
     line: str  # the JSON line (only when asked for)
-    result: object  # the whole PhotoResult (only when kept: the rectified page is big)
+    picture: bytes  # the annotated picture, a PNG (only when asked for)
+    unsure: int  # cells marked UNSURE
 
 
-def read_one(path: pathlib.Path, as_json: bool = False, keep: bool = False) -> Read:
+def read_one(path: pathlib.Path, as_json: bool = False, draw: bool = False) -> Read:
     """One photo (maybe in a worker process); raises RnwError for a photo that cannot be read."""
     import json
 
@@ -26,12 +27,13 @@ def read_one(path: pathlib.Path, as_json: bool = False, keep: bool = False) -> R
     result = reader.read_photo(path)
     notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
     line = json.dumps(reader.as_json(result), ensure_ascii=False) if as_json else ""
-    return Read(notes, reader.typed_in_text(result), line, result if keep else None)
+    picture = reader.annotate(result) if draw else b""
+    return Read(notes, reader.typed_in_text(result), line, picture, len(result.unsure))
 
 
-def read_many(photos, jobs: int, as_json: bool = False, keep: bool = False):
+def read_many(photos, jobs: int, as_json: bool = False, draw: bool = False):
     """(photo, outcome) in input order, `jobs` photos at once: a Read, the RnwError saying
     why a photo cannot be read, or a batch.Failure (an internal error)."""
     from rnwprint.batch import Ordered
 
-    return Ordered(functools.partial(read_one, as_json=as_json, keep=keep), photos, jobs)
+    return Ordered(functools.partial(read_one, as_json=as_json, draw=draw), photos, jobs)

@@ -63,6 +63,38 @@ def test_a_bad_photo_in_the_middle_is_reported_and_the_others_read(cli, photos, 
     assert len(result.err.strip().splitlines()) == 1 and f"rnwprint: {broken}:" in result.err
 
 
+def test_into_writes_each_photos_typed_in_file_and_picture_into_the_folder(cli, photos, broken, tmp_path):
+    folder = tmp_path / "checked"
+    result = cli("read", "--jobs", "2", "--into", folder, photos[0], broken, photos[1])
+    assert result.code == 2 and f"rnwprint: {broken}:" in result.err
+    assert sorted(p.name for p in folder.iterdir()) == ["y.png", "y.toml", "z.png", "z.toml"]
+    assert result.out.splitlines() == [f"{photos[0]}: {folder / 'z.toml'}, 0 cell(s) UNSURE",
+                                       f"{photos[1]}: {folder / 'y.toml'}, 0 cell(s) UNSURE"]
+    alone = cli("read", photos[1])  # the same typed-in file as read one photo at a time
+    assert (folder / "y.toml").read_text(encoding="utf-8") == alone.out
+    assert 'R1C1 = 5' in alone.out
+    assert (folder / "y.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_into_refuses_two_photos_of_one_name_before_reading(cli, photos, tmp_path):
+    other = tmp_path / "elsewhere" / photos[0].name
+    other.parent.mkdir()
+    other.write_bytes(photos[0].read_bytes())
+    result = cli("read", "--into", tmp_path / "out", photos[0], other)
+    assert result.code == 2 and not (tmp_path / "out").exists()
+    assert f"{photos[0]} and {other} would both be written as z.toml" in result.err
+
+
+def test_into_a_file_or_with_o_is_refused(cli, photos, tmp_path):
+    afile = tmp_path / "notes.txt"
+    afile.write_text("keep me", encoding="utf-8")
+    refused = cli("read", "--into", afile, photos[0])
+    assert refused.code == 2 and "is a file, not a folder" in refused.err
+    assert afile.read_text(encoding="utf-8") == "keep me"
+    both = cli("read", "--into", tmp_path / "out", "-o", tmp_path / "a.toml", photos[0])
+    assert both.code == 2 and "without -o and --annotate" in both.err
+
+
 def test_one_job_and_two_jobs_print_the_same(cli, photos, broken):
     one = cli("read", "--jobs", "1", photos[2], broken, photos[3])
     two = cli("read", "--jobs", "2", photos[2], broken, photos[3])
