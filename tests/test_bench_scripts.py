@@ -96,3 +96,13 @@ def test_bench_pairs_reads_only_roll_to_the_top_photos():
 
     assert [SHEETS[seed % len(SHEETS)] for seed in tower_seeds(5)] == ["roll-to-the-top"] * 5
     assert min(tower_seeds(5)) >= 5000  # the tuning seeds, not the held-out figures' 1000-1099
+
+
+def test_bench_doubt_counts_real_and_misread_verdicts():
+    out = run("bench_doubt.py", "--photos", "2", "--kinds", "slips,random")
+    slips = re.search(r"slips: the sheet's own broken rules found (\d+), marked \(\?\) (\d+) -> (\d+); "
+                      r"a misread's broken rules (\d+), stated as sure (\d+) -> (\d+)", out)
+    assert slips, out
+    real, marked, marked_with, _, sure, sure_with = map(int, slips.groups())
+    assert real >= 2 and marked <= marked_with <= real and sure_with <= sure
+    assert "random: the sheet's own broken rules found" in out

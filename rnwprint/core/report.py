@@ -41,6 +41,7 @@ class Report:
     violations: list[Violation] = field(default_factory=list)
     details: dict = field(default_factory=dict)
     unsure: tuple[str, ...] = ()  # cells a photo reader could not read for sure
+    doubtful: tuple[str, ...] = ()  # cells read from a photo surely enough alone, which a verdict rests on (audit.doubtful_cells)
     coarse_photo: float = 0.0  # px/mm of a photo too coarse to read well, else 0
     light_photo: dict = field(default_factory=dict)  # cells a photo was too "dark"/"bright" to read for sure
     damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
@@ -48,7 +49,7 @@ class Report:
     lang: str = "es"  # the language the report is written in (audit_file's choice)
 
     def rests_on_unsure(self, v: Violation) -> bool:
-        return any(cell in self.unsure for cell in v.cells)
+        return any(cell in self.unsure or cell in self.doubtful for cell in v.cells)
 
     @property
     def valid(self) -> bool:
@@ -66,6 +67,7 @@ class Report:
                            for v in self.violations],
             "details": self.details,
             **({"unsure_cells": list(self.unsure)} if self.unsure else {}),
+            **({"doubtful_cells": list(self.doubtful)} if self.doubtful else {}),
             **({"coarse_photo_px_per_mm": round(self.coarse_photo, 2)} if self.coarse_photo else {}),
             **({"light_photo": self.light_photo} if self.light_photo else {}),
             **({"damaged_photo": self.damaged_photo} if self.damaged_photo else {}),
@@ -88,6 +90,8 @@ class Report:
         lines.append(t(lang, "audit.score", score=self.score))
         if self.unsure:
             lines.append(t(lang, "audit.unsure", cells=", ".join(self.unsure)))
+        if self.doubtful:
+            lines.append(t(lang, "audit.doubtful", cells=", ".join(self.doubtful)))
         if self.coarse_photo:
             lines.append(t(lang, "audit.coarse_photo", px=decimal(self.coarse_photo, ".1f", lang),
                            good=f"{ADVISED_PX_PER_MM:.0f}"))
