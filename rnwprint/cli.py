@@ -221,6 +221,8 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     for out in (target, annotate, *(p for pair in outputs.values() for p in pair)):
         if out:
             check_target(out, photos)  # refused before the slow read
+    if folder:
+        folder.mkdir(parents=True, exist_ok=True)
     from rnwprint.app.read import read_many
     from rnwprint.batch import Failure, cores
 
@@ -254,7 +256,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
 
 def _outputs_into(folder: pathlib.Path, photos) -> dict:
     """Each photo's (typed-in file, annotated picture) in `folder`, named after the photo;
-    RnwError if two photos share a name or the folder cannot hold them."""
+    RnwError if two photos share a name or `folder` is a file."""
     if folder.exists() and not folder.is_dir():
         raise RnwError("is a file, not a folder: --into names a folder to write into", str(folder))
     outputs, named = {}, {}
@@ -265,7 +267,6 @@ def _outputs_into(folder: pathlib.Path, photos) -> dict:
                            "rename one, or read them apart", str(folder))
         named[stem] = photo
         outputs[photo] = (folder / f"{stem}.toml", folder / f"{stem}.png")
-    folder.mkdir(parents=True, exist_ok=True)
     return outputs
 
 

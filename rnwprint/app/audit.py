@@ -16,11 +16,11 @@ _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"
 # HEIF brands (an iPhone's HEIC photos; photo.load refuses them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 #: names a photo goes by: binary junk so named is told "not an image", as `read` tells it
+_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
 #: a verdict on a photo that otherwise follows the rules, resting on a cell read less surely
 #: than this, is marked (?) too (doubtful_cells)
 DOUBT_BELOW = 0.95
 LAWFUL_SHARE = 0.5  # "otherwise follows the rules": at most this share of the filled cells in a violation
-_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
 
 
 def photo_format(head: bytes) -> str | None:
