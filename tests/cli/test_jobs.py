@@ -85,6 +85,14 @@ def test_into_refuses_two_photos_of_one_name_before_reading(cli, photos, tmp_pat
     assert f"{photos[0]} and {other} would both be written as z.toml" in result.err
 
 
+def test_into_never_writes_over_a_photo_it_reads(cli, photos, tmp_path):
+    photo = tmp_path / "z.png"  # its picture would be z.png in its own folder
+    photo.write_bytes(photos[0].read_bytes())
+    result = cli("read", "--into", tmp_path, photo)
+    assert result.code == 2 and "is an input of this command" in result.err
+    assert photo.read_bytes() == photos[0].read_bytes() and not (tmp_path / "z.toml").exists()
+
+
 def test_into_a_file_or_with_o_is_refused(cli, photos, tmp_path):
     afile = tmp_path / "notes.txt"
     afile.write_text("keep me", encoding="utf-8")
