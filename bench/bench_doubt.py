@@ -9,8 +9,10 @@ Roll to the Top photos (the built-in towers in turn, 2-12 MP, bench_photo's gene
 writer sets) of three kinds of sheet: `lawful` (filled from the ground up by the rules, each
 square at least the highest it rests on, the top left open as a game in progress), `slips`
 (such a sheet with one or two squares written lower than what they rest on: a player's real
-slips) and `random` (bench_photo's random marks: rules broken all over). A broken rule found
-in the read that the sheet as written does not break is a misread's.
+slips) and `random` (bench_photo's random marks: rules broken all over). Each photo is
+audited as `rnwprint audit photo.jpg` audits it; "without the check" marks (?) only the
+verdicts resting on a cell the reader flagged. A broken rule found in the read that the
+sheet as written does not break is a misread's.
 """
 
 from __future__ import annotations
@@ -33,11 +35,10 @@ from bench_photo import writers_npz  # noqa: E402
 from common import machine  # noqa: E402
 from support import synth  # noqa: E402
 
-from rnwprint.app.audit import doubtful_cells  # noqa: E402
+from rnwprint.app.audit import audit_file  # noqa: E402
 from rnwprint.core.entries import Entries  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.games.roll_to_the_top.game import parse_variant  # noqa: E402
-from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 KINDS = ("lawful", "slips", "random")
 GAME = GAMES["roll-to-the-top"]
@@ -93,16 +94,11 @@ def verdicts(kind: str, seeds, handwriting, folder: pathlib.Path) -> dict:
         path = folder / f"{kind}-{seed}.jpg"
         path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=(2.0, 4.0, 8.0, 12.0)[seed % 4],
                                           handwriting=handwriting))
-        result = read_photo(path)
         written = GAME.audit(Entries("written", GAME.name, variant, dict(marks)), "en")
         real = {(v.rule, v.cells) for v in written.violations}
-        entries = result.entries()
-        report = GAME.audit(entries, "en")
-        report.unsure = tuple(result.unsure)
-        before = [report.rests_on_unsure(v) for v in report.violations]
-        report.doubtful = doubtful_cells(report, {cid: r.confidence for cid, r in result.reads.items()},
-                                         len(entries.cells))
-        for v, marked in zip(report.violations, before):
+        report = audit_file(path, "en")  # as `rnwprint audit photo.jpg` reports it
+        for v in report.violations:
+            marked = any(cell in report.unsure for cell in v.cells)  # as before the check
             marked_with = report.rests_on_unsure(v)
             if (v.rule, v.cells) in real:
                 c["real"] += 1

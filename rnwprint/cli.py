@@ -217,10 +217,10 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
         _format_of(target, None, ("toml",), "toml")
     if annotate:
         _format_of(annotate, None, ("png",), "png", "--annotate")
-    outputs = _outputs_into(folder, photos) if folder else {}
-    for out in (target, annotate, *(p for pair in outputs.values() for p in pair)):
-        if out:
-            check_target(out, photos)  # refused before the slow read
+    # each photo's (typed-in file, annotated picture), either of them None: not written
+    outputs = _outputs_into(folder, photos) if folder else {photos[0]: (target, annotate)}
+    for out in (out for pair in outputs.values() for out in pair if out):
+        check_target(out, photos)  # refused before the slow read
     if folder:
         folder.mkdir(parents=True, exist_ok=True)
     from rnwprint.app.read import read_many
@@ -240,7 +240,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 continue
             for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
                 click.echo(f"rnwprint: {path}: {note}", err=True)
-            typed_in, picture = outputs.get(path, (target, annotate))
+            typed_in, picture = outputs.get(path, (None, None))
             if typed_in:
                 write_atomic(typed_in, outcome.text.encode("utf-8"), photos)
             if picture:
