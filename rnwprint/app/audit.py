@@ -119,7 +119,7 @@ def doubtful_cells(report: Report, confidence: dict[str, float], filled: int) ->
     """The cells, not already unsure, that a violation rests on and that were read from a
     photo less than DOUBT_BELOW sure, on a sheet where at most LAWFUL_SHARE of the filled
     cells take part in a violation. Where players follow the rules, a broken rule is likelier
-    a misread than a slip: on tower photos of sheets filled by the rules, 40 of the 275
+    a misread than a slip: on tower photos of sheets filled by the rules, 36 of the 257
     violations misreads made stood as sure, none with this check (BENCHMARKS.md); where
     rules are broken all over, a violation is no such sign."""
     named = dict.fromkeys(cell for v in report.violations for cell in v.cells)
