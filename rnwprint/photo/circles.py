@@ -17,6 +17,13 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: a guard circle smaller than the box: ink within RING_BAND (of the half box) of one of
 #: RING_RADII in at least 2 px of each of RING_SECTORS of 24 directions; read guarded, flagged
 RING_RADII, RING_BAND, RING_SECTORS = (0.9, 0.8, 0.7, 0.6), 0.1, 22
+#: the number inside a circle round the box is what lies within the circle's inner edge: the
+#: ellipse fitted to the ink beyond RING_FIT_FROM of the half box, fitted again to the ink
+#: within RING_FIT_BAND of it (then the whole ring, drawn off-centre or flattened, is in it);
+#: its inner edge is the RING_INNER_SHARE quantile of that ink's distance, less
+#: RING_INNER_MARGIN (both as shares of the ellipse). Where no ellipse fits, the number is
+#: what lies within INNER_R2 (squared share of the half box) of the middle.
+RING_FIT_FROM, RING_FIT_BAND, RING_INNER_SHARE, RING_INNER_MARGIN, INNER_R2 = 0.8, 0.2, 0.03, 0.1, 0.42
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
 
@@ -28,8 +35,10 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     (ink, circled, whether ink rings the box at all: a ring with nothing in it is no guard)."""
     if not _rings(ink):
         return ink, False, False
-    r2, _ = _rim(*ink.shape)
-    inside = _ink(np.where(r2 > 0.42, 0.0, dark).astype(np.float32), floor)
+    within = _inside_ring(ink)
+    if within is None:
+        within = _rim(*ink.shape)[0] <= INNER_R2
+    inside = _ink(np.where(within, dark, 0.0).astype(np.float32), floor)
     mask = (inside > 0).astype(np.uint8)
     count, labels, stats, _ = _blobs(mask)
     if count < 2 or mask.sum() < 0.01 * ink.size:
@@ -37,6 +46,36 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
     return np.where(keep[labels], inside, 0.0).astype(np.float32), True, True
+
+
+def _inside_ring(ink: np.ndarray) -> np.ndarray | None:
+    """Where the crop lies inside the inner edge of the circle ringing it (see RING_FIT_FROM),
+    as a boolean mask; None when its ink makes no plausible ellipse."""
+    h, w = ink.shape
+    ys, xs = np.nonzero(ink)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    chosen = _polar(h, w)[0][ys, xs] > RING_FIT_FROM
+    for _ in range(2):
+        if chosen.sum() < 20:
+            return None
+        (cx, cy), axes, angle = cv2.fitEllipse(points[chosen])
+        a, b = axes[0] / 2, axes[1] / 2
+        if not (0.15 * min(h, w) < min(a, b) and max(a, b) < 0.8 * max(h, w)):
+            return None
+        turn = np.radians(angle)
+        cos, sin = np.cos(turn), np.sin(turn)
+
+        def spread(x, y):  # distance from the centre as a share of the ellipse's radius that way
+            u, v = (x - cx) * cos + (y - cy) * sin, (y - cy) * cos - (x - cx) * sin
+            return np.sqrt((u / a) ** 2 + (v / b) ** 2)
+
+        distance = spread(points[:, 0], points[:, 1])
+        chosen = np.abs(distance - 1) < RING_FIT_BAND
+    if chosen.sum() < 20:
+        return None
+    inner = np.quantile(distance[chosen], RING_INNER_SHARE) - RING_INNER_MARGIN
+    gy, gx = np.mgrid[0:h, 0:w]
+    return spread(gx.astype(np.float32), gy.astype(np.float32)) < inner
 
 
 def _rings(ink: np.ndarray) -> bool:

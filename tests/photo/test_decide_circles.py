@@ -60,6 +60,81 @@ def test_the_circle_comes_off_and_the_guarded_digit_stays_whole(written, poke):
     assert np.array_equal(ink > 0, alone > 0)
 
 
+def stick_in_ellipse(centre, axes, height):
+    """A stick `height` px tall (a 1) at `centre` of a 45 px box, an ellipse drawn round it
+    (the crop, and the stick's ink alone)."""
+    stick = np.zeros((45, 45), np.uint8)
+    cv2.line(stick, (centre[0], centre[1] - height // 2), (centre[0], centre[1] + height // 2), 255, 3)
+    ring = np.zeros_like(stick)
+    cv2.ellipse(ring, centre, axes, 0, 0, 360, 255, 3)
+    return np.maximum(stick, ring).astype(np.float32) / 255, photo_read._ink(stick.astype(np.float32) / 255) > 0
+
+
+@pytest.mark.parametrize("centre, axes", [((23, 25), (22, 18)), ((22, 25), (23, 17)), ((22, 26), (24, 17))])
+def test_a_flattened_circle_drawn_low_comes_off_without_arcs(centre, axes):
+    """A hurried circle, flatter than the box and drawn low, comes within two thirds of the
+    middle at its top: it is followed round (the ellipse through its ink), so no arc of it is
+    left beside the number to be read as part of it."""
+    crop, alone = stick_in_ellipse(centre, axes, 14)
+    ink, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled
+    assert np.array_equal(ink > 0, alone)
+
+
+def test_a_tall_number_in_a_circle_keeps_its_ends():
+    """A 1 two thirds of the box tall in a circle round the box: its ends reach past two thirds
+    of the half box and are kept (at most a pixel lost), the circle goes."""
+    crop, alone = stick_in_ellipse((22, 22), (21, 21), 30)
+    ink, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled
+    kept = ink > 0
+    assert not (kept & ~alone).any() and kept.sum() >= alone.sum() - 1
+
+
+def test_ink_that_makes_no_ellipse_falls_back_to_the_middle_of_the_box():
+    """Ring ink too scarce to fit an ellipse to: the number is what lies near the middle."""
+    from rnwprint.photo.circles import INNER_R2, _inside_ring, _rim
+
+    sparse = np.zeros((45, 45), np.float32)
+    sparse[0, :10] = 1.0
+    assert _inside_ring(sparse) is None
+    crop = ring_crop(360, "3")
+    inside = _inside_ring(crop)
+    assert inside is not None and inside[22, 22] and not inside[1, 22] and not inside[22, 1]
+    assert inside.sum() > (_rim(45, 45)[0] <= INNER_R2).sum()  # it reaches further out than the fallback
+
+
+@pytest.mark.parametrize("centre, axes, angle", [((23, 25), (22, 16), 30), ((22, 22), (21, 19), 0), ((24, 21), (20, 17), 120)])
+def test_the_ring_is_followed_round_as_the_ellipse_it_is(centre, axes, angle):
+    """What lies inside a ring drawn as a tilted ellipse is that ellipse's inside, less the
+    pen and a margin (about three quarters of it), turned as it is, not a quarter turn."""
+    from rnwprint.photo.circles import _inside_ring
+
+    ring = np.zeros((45, 45), np.uint8)
+    cv2.ellipse(ring, centre, axes, angle, 0, 360, 255, 3)
+    inside = _inside_ring(ring.astype(np.float32) / 255)
+
+    def overlap(turn):
+        drawn = np.zeros_like(ring)
+        cv2.ellipse(drawn, centre, (round(axes[0] * 0.75), round(axes[1] * 0.75)), angle + turn, 0, 360, 255, -1)
+        return (inside & (drawn > 0)).sum() / (inside | (drawn > 0)).sum()
+
+    assert overlap(0) > 0.93
+    assert overlap(90) < 0.9
+
+
+def test_ink_that_makes_no_plausible_ellipse_is_no_ring_to_follow():
+    """A box's corner left in (ink along two edges) or a small loop in one corner makes no
+    ellipse round the number: the fixed middle of the box is used instead."""
+    from rnwprint.photo.circles import _inside_ring
+
+    corner = np.zeros((45, 45), np.float32)
+    corner[:3, :] = corner[:, :3] = 1.0
+    loop = np.zeros((45, 45), np.float32)
+    cv2.ellipse(loop, (40, 40), (4, 4), 0, 0, 360, 1.0, 2)
+    assert _inside_ring(corner) is None and _inside_ring(loop) is None
+
+
 @pytest.mark.parametrize("speck", [False, True])
 def test_a_ring_with_nothing_inside_is_a_zero_not_a_guard(speck):
     """A zero written round the box (a speck of dust inside it or not) guards nothing."""
