@@ -18,6 +18,10 @@ second opinion (rnwprint.photo.digits.convnet_probabilities): on photos of write
 the training data this reads more cells right with fewer wrong and not flagged than fewer
 networks (BENCHMARKS.md, "Two convolutional networks", "A third convolutional network").
 
+`--more PATH` adds training images of the same form (tools/digits_strokes.py writes such);
+measured with the third network's recipe and not shipped (BENCHMARKS.md, "Digits drawn
+stroke by stroke").
+
 Needs PyTorch (``pip install torch``; only this tool does: the reader runs the network with
 numpy). Seeded; the run in BENCHMARKS.md used `--threads 2` and PyTorch 2.13.0 (CPU). Checked
 2026-12-04 on another machine of the same kind: `train_digits.py --cache DIR --images PATH`
@@ -143,12 +147,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--more", metavar="PATH", help="more training images (x, y), e.g. from tools/digits_strokes.py")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
     with np.load(args.images) as data:
         x = torch.from_numpy(np.asarray(data["x"], np.float32))
         y = torch.from_numpy(data["y"].astype(np.int64))
+    if args.more:
+        with np.load(args.more) as data:
+            x = torch.cat([x, torch.from_numpy(np.asarray(data["x"], np.float32))])
+            y = torch.cat([y, torch.from_numpy(data["y"].astype(np.int64))])
     net = train(x, y, args.seed, lambda msg: print(f"[{time.perf_counter() - start:6.0f}s] {msg}", flush=True))
     np.savez(args.out, **exported(net))
     print(f"wrote {args.out}")
