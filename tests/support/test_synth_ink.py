@@ -32,3 +32,22 @@ def test_a_pen_lift_is_kept():
     glyph[2:18, 9:12] = 1
     alpha = pen_glyph(glyph, 48, 3.0, np.random.default_rng(0))
     assert pieces(alpha > 0.5) == 2
+
+
+def test_tight_circles_are_drawn_round_the_number_inside_the_box(monkeypatch):
+    """bench_photo.py --tight-circles: the guard circle is drawn well inside the box (its
+    ink within the middle three quarters), where by default it runs near the box's edge
+    (beyond the middle 85 %)."""
+    from rnwprint.core.entries import Guarded
+    from support import synth_ink
+
+    def extent() -> float:
+        ink = synth_ink._Ink(0, 0, 100, 100)
+        synth_ink._write_mark(ink, Guarded(3), (0, 0, 100, 100), 4.0, 2.0, synth_ink.digit_source(),
+                              np.random.default_rng(1))
+        ys, xs = np.nonzero(ink.alpha > 0.5)
+        return max(np.ptp(ys), np.ptp(xs)) / 100
+
+    assert extent() > 0.85
+    monkeypatch.setattr(synth_ink, "CIRCLE_SIZE", synth_ink.TIGHT_CIRCLE)
+    assert extent() < 0.75
