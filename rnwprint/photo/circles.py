@@ -17,12 +17,13 @@ CIRCLE_RIM, CIRCLE_SECTORS = 0.8, 14
 #: a guard circle smaller than the box: ink within RING_BAND (of the half box) of one of
 #: RING_RADII in at least 2 px of each of RING_SECTORS of 24 directions; read guarded, flagged
 RING_RADII, RING_BAND, RING_SECTORS = (0.9, 0.8, 0.7, 0.6), 0.1, 22
-#: the number inside a circle round the box is what lies within the circle's inner edge: the
-#: ellipse fitted to the ink beyond RING_FIT_FROM of the half box, fitted again to the ink
-#: within RING_FIT_BAND of it (then the whole ring, drawn off-centre or flattened, is in it);
-#: its inner edge is the RING_INNER_SHARE quantile of that ink's distance, less
-#: RING_INNER_MARGIN (both as shares of the ellipse). Where no ellipse fits, the number is
-#: what lies within INNER_R2 (squared share of the half box) of the middle.
+#: the number inside a guard circle is what lies within the circle's inner edge: the ellipse
+#: fitted to the ink beyond RING_FIT_FROM of the half box (a circle round the box; a smaller
+#: one: the ink near the distance it was found at), fitted again to the ink within
+#: RING_FIT_BAND of it (then the whole ring, drawn off-centre or flattened, is in it); its
+#: inner edge is the RING_INNER_SHARE quantile of that ink's distance, less RING_INNER_MARGIN
+#: (both as shares of the ellipse). Where no ellipse fits, the number is what lies within
+#: INNER_R2 (squared share of the half box) of the middle, or 2 RING_BAND inside a small ring.
 RING_FIT_FROM, RING_FIT_BAND, RING_INNER_SHARE, RING_INNER_MARGIN, INNER_R2 = 0.8, 0.2, 0.03, 0.1, 0.42
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
