@@ -22,8 +22,9 @@ RING_RADII, RING_BAND, RING_SECTORS = (0.9, 0.8, 0.7, 0.6), 0.1, 22
 #: one: the ink near the distance it was found at), fitted again to the ink within
 #: RING_FIT_BAND of it (then the whole ring, drawn off-centre or flattened, is in it); its
 #: inner edge is the RING_INNER_SHARE quantile of that ink's distance, less RING_INNER_MARGIN
-#: (both as shares of the ellipse). Where no ellipse fits, the number is what lies within
-#: INNER_R2 (squared share of the half box) of the middle, or 2 RING_BAND inside a small ring.
+#: (both as shares of the ellipse). Where no ellipse fits, or nothing is left inside it, the
+#: number is what lies within INNER_R2 (squared share of the half box) of the middle, or
+#: 2 RING_BAND inside a small ring.
 RING_FIT_FROM, RING_FIT_BAND, RING_INNER_SHARE, RING_INNER_MARGIN, INNER_R2 = 0.8, 0.2, 0.03, 0.1, 0.42
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
@@ -36,17 +37,28 @@ def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.
     (ink, circled, whether ink rings the box at all: a ring with nothing in it is no guard)."""
     if not _rings(ink):
         return ink, False, False
-    within = _inside_ring(ink)
-    if within is None:
-        within = _rim(*ink.shape)[0] <= INNER_R2
-    inside = _ink(np.where(within, dark, 0.0).astype(np.float32), floor)
-    mask = (inside > 0).astype(np.uint8)
-    count, labels, stats, _ = _blobs(mask)
-    if count < 2 or mask.sum() < 0.01 * ink.size:
+    number = _number_inside(ink, dark, floor, (_inside_ring(ink), _rim(*ink.shape)[0] <= INNER_R2))
+    if number is None:
         return ink, False, True  # a ring with nothing in it: an O or a zero, not a guard
-    areas = stats[1:, cv2.CC_STAT_AREA]
-    keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
-    return np.where(keep[labels], inside, 0.0).astype(np.float32), True, True
+    return number, True, True
+
+
+def _number_inside(ink: np.ndarray, dark: np.ndarray, floor: float, cuts) -> np.ndarray | None:
+    """The ink inside a ring, told from the paper by its own darkness: within the first of the
+    `cuts` (boolean masks; None: no such cut) that leaves some ink, the leftovers of the ring
+    dropped; None when none does (a ring with nothing in it)."""
+    for within in cuts:
+        if within is None:
+            continue
+        inside = _ink(np.where(within, dark, 0.0).astype(np.float32), floor)
+        mask = (inside > 0).astype(np.uint8)
+        count, labels, stats, _ = _blobs(mask)
+        if count < 2 or mask.sum() < 0.01 * ink.size:
+            continue
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        keep = np.concatenate([[False], areas >= 0.15 * areas.max()])  # leftovers of the ring go
+        return np.where(keep[labels], inside, 0.0).astype(np.float32)
+    return None
 
 
 def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | None:
@@ -101,17 +113,8 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
         band = np.abs(r_on - radius) < RING_BAND
         if (np.bincount(sector_on[band], minlength=24) >= 2).sum() < RING_SECTORS:
             continue
-        within = _inside_ring(ink, radius)
-        if within is None:
-            within = r < radius - 2 * RING_BAND
-        inside = _ink(np.where(within, dark, 0.0).astype(np.float32), floor)
-        mask = (inside > 0).astype(np.uint8)
-        count, labels, stats, _ = _blobs(mask)
-        if count < 2 or mask.sum() < 0.01 * ink.size:
-            return None  # a loop with nothing in it: a 0 or an O, not a guard
-        areas = stats[1:, cv2.CC_STAT_AREA]
-        keep = np.concatenate([[False], areas >= 0.15 * areas.max()])
-        return np.where(keep[labels], inside, 0.0).astype(np.float32)
+        # None: a loop with nothing in it, a 0 or an O, not a guard
+        return _number_inside(ink, dark, floor, (_inside_ring(ink, radius), r < radius - 2 * RING_BAND))
     return None
 
 
