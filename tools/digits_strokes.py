@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 
 import cv2
+import digits_writers
 import numpy as np
+from digits_data import _normalised
 
 Stroke = list[tuple[float, float]]
 
@@ -87,7 +89,7 @@ def draw(digit: int, rng: np.random.Generator, form: int | None = None) -> np.nd
     lean = rng.uniform(-0.35, 0.35)
     turn = np.deg2rad(rng.uniform(-8, 8))
     cos, sin = np.cos(turn), np.sin(turn)
-    pen = max(1, int(round(CANVAS * rng.uniform(0.05, 0.13))))
+    pen = max(1, round(CANVAS * rng.uniform(0.05, 0.13)))
     canvas = np.zeros((CANVAS + 2 * pen, CANVAS + 2 * pen), np.uint8)
     for stroke in strokes:
         pts = np.asarray(stroke, float) + rng.normal(0, 0.035, (len(stroke), 2))
@@ -97,15 +99,7 @@ def draw(digit: int, rng: np.random.Generator, form: int | None = None) -> np.nd
         curve = _spline(np.stack([x, y], 1))
         px = np.round((curve * 0.8 + 0.5) * CANVAS * 16).astype(np.int32) + pen * 16
         cv2.polylines(canvas, [px], False, 255, pen, cv2.LINE_AA, shift=4)
-    return _mnist_style(canvas)
-
-
-def _mnist_style(a: np.ndarray) -> np.ndarray:
-    """Bright ink of any size -> 28x28: fitted into 20x20 keeping the aspect, centre of mass
-    in the middle (tools/digits_writers.py's way)."""
-    import digits_writers
-
-    return digits_writers.mnist_style(a.astype(np.float32) / 255)
+    return digits_writers.mnist_style(canvas.astype(np.float32) / 255)
 
 
 def stroke_set(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -121,11 +115,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    from rnwprint.photo.digits import normalise
-
     images, labels = stroke_set(args.count, args.seed)
-    x = np.stack([normalise(im.astype(np.float32) / 255) for im in images])
-    np.savez_compressed(args.out, x=x, y=labels.astype(np.int64))
+    np.savez_compressed(args.out, x=_normalised(images.astype(np.float32) / 255), y=labels.astype(np.int64))
     print(f"wrote {len(images)} digits to {args.out}")
 
 

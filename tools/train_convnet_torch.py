@@ -141,6 +141,12 @@ def exported(net: Net) -> dict[str, np.ndarray]:
     return {k: np.ascontiguousarray(v).astype(np.float16) for k, v in out.items()}
 
 
+def _images(path: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """The training images (x) and labels (y) of a file as train_digits.py --images writes it."""
+    with np.load(path) as data:
+        return torch.from_numpy(np.asarray(data["x"], np.float32)), torch.from_numpy(data["y"].astype(np.int64))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("images", help="the training images, as `train_digits.py --images` writes them")
@@ -151,13 +157,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     start = time.perf_counter()
-    with np.load(args.images) as data:
-        x = torch.from_numpy(np.asarray(data["x"], np.float32))
-        y = torch.from_numpy(data["y"].astype(np.int64))
-    if args.more:
-        with np.load(args.more) as data:
-            x = torch.cat([x, torch.from_numpy(np.asarray(data["x"], np.float32))])
-            y = torch.cat([y, torch.from_numpy(data["y"].astype(np.int64))])
+    sets = [_images(path) for path in (args.images, args.more) if path]
+    x, y = (torch.cat([s[k] for s in sets]) for k in (0, 1))
     net = train(x, y, args.seed, lambda msg: print(f"[{time.perf_counter() - start:6.0f}s] {msg}", flush=True))
     np.savez(args.out, **exported(net))
     print(f"wrote {args.out}")

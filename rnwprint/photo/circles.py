@@ -71,19 +71,9 @@ def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | Non
     r = _polar(h, w)[0][ys, xs]
     chosen = r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND
     for _ in range(2):
-        if chosen.sum() < 20:
+        spread = _ellipse(points[chosen], h, w) if chosen.sum() >= 20 else None
+        if spread is None:
             return None
-        (cx, cy), axes, angle = cv2.fitEllipse(points[chosen])
-        a, b = axes[0] / 2, axes[1] / 2
-        if not (0.15 * min(h, w) < min(a, b) and max(a, b) < 0.8 * max(h, w)):
-            return None
-        turn = np.radians(angle)
-        cos, sin = np.cos(turn), np.sin(turn)
-
-        def spread(x, y):  # distance from the centre as a share of the ellipse's radius that way
-            u, v = (x - cx) * cos + (y - cy) * sin, (y - cy) * cos - (x - cx) * sin
-            return np.sqrt((u / a) ** 2 + (v / b) ** 2)
-
         distance = spread(points[:, 0], points[:, 1])
         chosen = np.abs(distance - 1) < RING_FIT_BAND
     if chosen.sum() < 20:
@@ -91,6 +81,23 @@ def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | Non
     inner = np.quantile(distance[chosen], RING_INNER_SHARE) - RING_INNER_MARGIN
     gy, gx = np.mgrid[0:h, 0:w]
     return spread(gx.astype(np.float32), gy.astype(np.float32)) < inner
+
+
+def _ellipse(points: np.ndarray, h: int, w: int):
+    """The ellipse fitted to `points` (x, y) of an h x w crop, as the function giving each
+    point's distance from its centre as a share of the ellipse's radius that way; None when
+    it is too small or too big to ring a number in the crop."""
+    (cx, cy), axes, angle = cv2.fitEllipse(points)
+    a, b = axes[0] / 2, axes[1] / 2
+    if not (0.15 * min(h, w) < min(a, b) and max(a, b) < 0.8 * max(h, w)):
+        return None
+    cos, sin = np.cos(np.radians(angle)), np.sin(np.radians(angle))
+
+    def spread(x, y):
+        u, v = (x - cx) * cos + (y - cy) * sin, (y - cy) * cos - (x - cx) * sin
+        return np.sqrt((u / a) ** 2 + (v / b) ** 2)
+
+    return spread
 
 
 def _rings(ink: np.ndarray) -> bool:
