@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rnwprint.core.entries import Entries, toml_value, typed_in
+from rnwprint.core.errors import RnwError
 from rnwprint.photo import coarse_advice, light_advice, too_coarse
 from rnwprint.photo.identity import sheet_for
 from rnwprint.photo.load import load_photo, load_photo_noting_damage
@@ -104,7 +105,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock = _Clock()
     image, damage = load_photo_noting_damage(path)
     clock.stage("decode")
-    fix = locate(image, where)
+    image, fix = _locate(image, where)
     sheet = sheet_for(fix.identity, where)
     if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
         return _read_places(path, image, damage, fix, sheet, clock)
@@ -122,6 +123,21 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     if damage:  # a corrupt stretch decodes as garbage: where it lies is not known
         reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
+
+
+def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix]:
+    """The photo and where its page lies; a mirrored photo (left and right swapped, as a front
+    camera or a mirror shows the sheet: no marker reads) is read flipped back."""
+    try:
+        return image, locate(image, where)
+    except RnwError as first:
+        if "corner markers" not in str(first):
+            raise
+        flipped = np.ascontiguousarray(image[:, ::-1])
+        try:
+            return flipped, locate(flipped, where)
+        except RnwError:
+            raise first from None
 
 
 @functools.cache

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from rnwprint.core.entries import CROSSED, Entries, Guarded
+from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
 from rnwprint.core.sheet import Cell
 from rnwprint.photo import digits
@@ -189,6 +190,25 @@ def test_a_bad_photo_in_a_batch_does_not_stop_the_others(photographed, cli, tmp_
     assert result.code == 2
     assert result.err.count("\n") == 1 and str(bad) in result.err
     assert "Score" in result.out or "Puntuación" in result.out
+
+
+def test_a_mirrored_photo_reads_as_the_sheet_itself(photographed, tmp_path):
+    """Left and right swapped (a front camera, a photo of the sheet in a mirror): no corner
+    marker reads as it is, so the photo is read flipped back, and every cell as unmirrored."""
+    _, sheet, _, path, result = photographed
+    image = cv2.imread(str(path))
+    mirrored = tmp_path / "mirrored.png"
+    cv2.imwrite(str(mirrored), image[:, ::-1])
+    again = read_photo(mirrored)
+    assert again.identity == sheet.identity
+    assert {cid: r.value for cid, r in again.reads.items()} == {cid: r.value for cid, r in result.reads.items()}
+
+
+def test_a_photo_without_markers_is_refused_after_its_mirror_image_is_tried(tmp_path):
+    path = tmp_path / "table.jpg"
+    path.write_bytes(synth.make_photo_without_sheet(seed=4))
+    with pytest.raises(RnwError, match="no rnwprint sheet found"):
+        read_photo(path)
 
 
 @pytest.mark.parametrize("megapixels, coarse", [(1.0, True), (12.0, False)])
