@@ -147,6 +147,9 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
         _audit_annotated(files, lang, log, as_json, annotate)
     from rnwprint.batch import Failure, cores
 
+    from rnwprint.photo.pdf import pages_of
+
+    files = tuple(pages_of(files))  # a scanned PDF: each page a photo
     worst = 0
     photos = any(is_photo(f) for f in files)
     work = audit_many(files, lang, log, (jobs or cores()) if photos else 1)  # typed-in files: too quick for a pool
@@ -197,15 +200,19 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
               help="Photos read at once, each in a process of its own; default: the cores.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
          folder: pathlib.Path | None, as_json: bool, jobs: int | None) -> None:
-    """Read photos of finished sheets into typed-in sheet files, flagging unsure cells.
+    """Read photos of finished sheets into typed-in sheet files, flagging unsure cells. A PDF
+    (a scan) is read page by page.
 
     \b
     rnwprint read photo.jpg -o mine.toml --annotate checked.png
     rnwprint read *.jpg --into checked/ --jobs 2
     rnwprint read *.jpg --json
+    rnwprint read scans.pdf --into checked/
     """
     from rnwprint.output import check_target, same_file, write_atomic
+    from rnwprint.photo.pdf import pages_of
 
+    photos = tuple(pages_of(photos))  # a scanned PDF: each page a photo
     if folder and (target or annotate):
         raise click.UsageError("--into writes every photo's files itself: give it without -o and --annotate")
     if (target or annotate) and len(photos) > 1:

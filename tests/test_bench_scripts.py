@@ -106,3 +106,13 @@ def test_bench_doubt_counts_real_and_misread_verdicts():
     real, marked, marked_with, _, sure, sure_with = map(int, slips.groups())
     assert real >= 2 and marked <= marked_with <= real and sure_with <= sure
     assert "random: the sheet's own broken rules found" in out
+
+
+def test_bench_pdf_reads_every_sheet_kind_scanned_into_a_pdf():
+    out = run("bench_pdf.py", "--repeat", "1", "--dpi", "200")
+    rows = [line for line in out.splitlines() if "filled cells read right" in line]
+    assert len(rows) == 8  # four sheet kinds, in colour and in grey
+    for row in rows:
+        right, filled, silent = (int(n) for n in re.search(r"read right (\d+)/(\d+), wrong and not flagged (\d+)",
+                                                            row).groups())
+        assert filled > 10 and right >= filled - 1 and silent == 0, row

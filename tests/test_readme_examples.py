@@ -57,6 +57,8 @@ def folder(tmp_path, monkeypatch):
     (tmp_path / "mine.txt").write_text("  []\n [][]\n[][][]\n", encoding="utf-8")
     sheet = get_game("twenty-one").build("A", "es", "a4")
     (tmp_path / "photo.jpg").write_bytes(synth.make_photo(sheet, synth.random_marks(sheet, 3), 3, 4.0))
+    scan = Image.open(tmp_path / "photo.jpg")
+    scan.save(tmp_path / "scans.pdf", save_all=True, append_images=[scan], resolution=150)
     castle = Image.new("L", (200, 160), 255)
     draw = ImageDraw.Draw(castle)
     draw.rectangle((20, 60, 180, 150), fill=0)

@@ -137,7 +137,12 @@ def load_photo(path, colour: bool = False) -> np.ndarray:
 
 def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, str]:
     """`load_photo`, and what the decoder said was damaged in a file it still decoded
-    (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing."""
+    (a JPEG whose data is corrupt in places decodes with garbage there); "" if nothing.
+    A PDF (a scan) is drawn page by page (photo.pdf); `path` may name one of its pages."""
+    from rnwprint.photo.pdf import PdfPage, is_pdf, render_page
+
+    if isinstance(path, PdfPage):
+        return render_page(path, colour, MAX_PIXELS), ""
     where = str(path)
     try:
         with open(path, "rb") as f:
@@ -149,6 +154,8 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     if len(data) > MAX_FILE_BYTES:
         raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
                        f"{MAX_PIXELS / 1e6:g} MP", where)
+    if is_pdf(data):  # a scan (of one page: pdf.pages_of splits longer ones)
+        return render_page(path, colour, MAX_PIXELS), ""
     return decode_photo_noting_damage(data, where, colour)
 
 

@@ -1,0 +1,83 @@
+"""Scanned sheets in a PDF: time to draw a page and to read it, warm, one core.
+
+    python bench/bench_pdf.py [--dpi 300] [--repeat 7]
+
+Each of the four sheet kinds is printed, filled in by the photo generator's hand, drawn flat
+at `dpi` (a scanner's page: no perspective, no camera) and saved as a one-page PDF holding
+that scan as a JPEG, in colour and in grey (Pillow, as scanners write them). For each, the
+median of `repeat` runs: drawing the page (photo.pdf.render_page, 200 dpi) and the whole
+read (pipeline.read_photo: drawing included), CPU time; and the filled cells read right,
+wrong without a flag, and the cells marked unsure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from common import machine  # noqa: E402
+
+import cv2  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from rnwprint.games import GAMES  # noqa: E402
+from rnwprint.photo.pdf import render_page  # noqa: E402
+from rnwprint.photo.pipeline import read_photo  # noqa: E402
+from support.synth import _PAGES, fill_page, random_marks  # noqa: E402
+from support.synth_ink import digit_source  # noqa: E402
+
+SHEETS = (("twenty-one", "A"), ("rolling-america", "us"), ("rolling-espana", "es"), ("roll-to-the-top", "burj"))
+
+
+def scan(sheet, marks, dpi: int, seed: int):
+    """The filled sheet as a flat RGB page at `dpi`."""
+    import numpy as np
+
+    page = _PAGES.get(sheet, dpi).copy()
+    fill_page(page, sheet, marks, np.random.default_rng(seed), "blue", digit_source())
+    return Image.fromarray(page)
+
+
+def cpu_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dpi", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    print(f"machine: {machine()}; scans at {args.dpi} dpi, median of {args.repeat} runs, CPU ms")
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed, (name, variant) in enumerate(SHEETS):
+            game = GAMES[name]
+            sheet = game.build(variant, "es", "a4")
+            marks = random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+            image = scan(sheet, marks, args.dpi, seed)
+            for mode in ("RGB", "L"):
+                path = pathlib.Path(tmp) / f"{name}-{mode}.pdf"
+                image.convert(mode).save(path, resolution=args.dpi, quality=90)
+                result = read_photo(path)  # warm: the sheet and the networks loaded
+                filled = [cid for cid in result.reads if marks.get(cid) not in (None, False)]
+                right = sum(result.reads[cid].value == marks[cid] for cid in filled)
+                silent = sum(r.value != marks.get(cid) and not r.unsure and marks.get(cid) not in (None, False)
+                             for cid, r in result.reads.items())
+                draw = cpu_ms(lambda: render_page(path), args.repeat)
+                read = cpu_ms(lambda: read_photo(path), args.repeat)
+                print(f"  {name:16s} {'colour' if mode == 'RGB' else 'grey':6s} draw {draw:6.1f}  read {read:6.1f}  "
+                      f"filled cells read right {right}/{len(filled)}, wrong and not flagged {silent}, unsure {len(result.unsure)}")
+
+
+if __name__ == "__main__":
+    main()
