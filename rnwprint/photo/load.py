@@ -2,7 +2,7 @@
 unreadable, not an image, too large (judged from the header, before decoding), truncated or
 corrupt are refused with RnwError naming the file; the headers are read without decoding
 (JPEG and PNG parsed here, others by Pillow), and a guard catches what the C decoders print
-on stderr."""
+on stderr. An iPhone's HEIC photo is decoded by pillow-heif, a PDF's pages drawn by photo.pdf."""
 
 from __future__ import annotations
 
@@ -159,6 +159,35 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     return decode_photo_noting_damage(data, where, colour)
 
 
+def _decode_heif(data: bytes, where: str | None, colour: bool) -> np.ndarray:
+    """An iPhone's HEIC photo (HEIF), decoded by pillow-heif (of the `photo` extra)."""
+    import cv2
+
+    if data[8:12] == b"avif":
+        raise RnwError("an AVIF image, a format rnwprint cannot decode: export it as JPEG", where)
+    try:
+        import pillow_heif
+    except ImportError:
+        raise RnwError("a HEIC/HEIF photo needs pillow-heif, and it is not installed: pip install "
+                       "'rnwprint[photo]', or export the photo as JPEG (on an iPhone: Settings > Camera > "
+                       "Formats > Most Compatible)", where) from None
+    try:
+        heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+        w, h = heif.size
+        if w * h > MAX_PIXELS:
+            raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
+                           f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+        rgb = np.asarray(heif)
+    except (ValueError, RuntimeError, OSError, SyntaxError):
+        raise RnwError("cannot decode the HEIC image: the file is truncated or corrupt", where) from None
+    if rgb.ndim == 2:
+        return cv2.cvtColor(rgb, cv2.COLOR_GRAY2BGR) if colour else np.ascontiguousarray(rgb)
+    alpha = rgb.shape[2] == 4
+    code = ((cv2.COLOR_RGBA2BGR if alpha else cv2.COLOR_RGB2BGR) if colour else
+            (cv2.COLOR_RGBA2GRAY if alpha else cv2.COLOR_RGB2GRAY))
+    return cv2.cvtColor(rgb, code)
+
+
 def decode_photo(data: bytes, where: str | None = None, colour: bool = False) -> np.ndarray:
     """`load_photo` for bytes already in memory."""
     return decode_photo_noting_damage(data, where, colour)[0]
@@ -172,8 +201,7 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
         raise RnwError("empty file, not a photo", where)
     kind, size = image_header(data)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
-        raise RnwError("a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG "
-                       "(on an iPhone: Settings > Camera > Formats > Most Compatible)", where)
+        return _decode_heif(data, where, colour), ""
     if kind is None:
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
     if size is None:

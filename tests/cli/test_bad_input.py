@@ -216,13 +216,12 @@ def test_audit_of_a_photo_in_any_format_or_name_reads_the_photo(cli, tmp_path, s
 
 
 @pytest.mark.parametrize("name", ["IMG_0001.HEIC", "IMG_0001"])
-def test_audit_of_a_heic_photo_says_to_export_it_as_jpeg_as_read_does(cli, tmp_path, name):
-    path = tmp_path / name  # the first bytes of an iPhone photo
+def test_audit_of_a_broken_heic_photo_says_so_as_read_does(cli, tmp_path, name):
+    path = tmp_path / name  # the first bytes of an iPhone photo, and nothing of the picture
     path.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
     audited = cli("audit", path)
     assert audited.code == 2
-    assert one_line(audited).startswith(f"rnwprint: {path}: a HEIC/HEIF photo, a format rnwprint cannot decode: "
-                                        "export it as JPEG")
+    assert one_line(audited) == f"rnwprint: {path}: cannot decode the HEIC image: the file is truncated or corrupt"
     assert cli("read", path).err == audited.err
 
 

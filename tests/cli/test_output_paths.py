@@ -391,12 +391,14 @@ def test_read_of_a_corrupt_png_is_one_line_without_libpng_noise(tmp_path, photo,
     assert err == f"rnwprint: {path}: cannot decode the PNG image: the file is truncated or corrupt\n"
 
 
-def test_read_of_an_iphone_heic_photo_says_to_export_it_as_jpeg(cli, tmp_path):
+def test_read_of_an_iphone_heic_photo_without_pillow_heif_says_how_to_read_it(cli, tmp_path, monkeypatch):
     path = tmp_path / "IMG_0001.HEIC"
     path.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(500))
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)
     result = cli("read", path)
     assert result.code == 2
-    assert result.err.startswith(f"rnwprint: {path}: a HEIC/HEIF photo, a format rnwprint cannot decode: export it as JPEG")
+    assert result.err.startswith(f"rnwprint: {path}: a HEIC/HEIF photo needs pillow-heif, and it is not installed: "
+                                 "pip install 'rnwprint[photo]', or export the photo as JPEG")
 
 
 def test_audit_of_a_damaged_jpeg_says_so_in_the_report(tmp_path, photo, capfd):
