@@ -108,8 +108,9 @@ def test_bench_doubt_counts_real_and_misread_verdicts():
     assert "random: the sheet's own broken rules found" in out
 
 
-def test_bench_pdf_reads_every_sheet_kind_scanned_into_a_pdf():
-    out = run("bench_pdf.py", "--repeat", "1", "--dpi", "200")
+def test_bench_formats_reads_heic_photos_as_jpegs_and_every_sheet_kind_scanned_into_a_pdf():
+    out = run("bench_formats.py", "--repeat", "1", "--dpi", "200", "--megapixels", "1")
+    assert sum("the same cells read" in line for line in out.splitlines()) == 4
     rows = [line for line in out.splitlines() if "filled cells read right" in line]
     assert len(rows) == 8  # four sheet kinds, in colour and in grey
     for row in rows:

@@ -1,8 +1,13 @@
-"""Scanned sheets in a PDF: time to draw a page and to read it, warm, one core.
+"""Photos in other formats than JPEG and PNG: an iPhone's HEIC photos and scanned sheets in a
+PDF. Time to decode and to read them, warm, one core.
 
-    python bench/bench_pdf.py [--dpi 300] [--repeat 7]
+    python bench/bench_formats.py [--megapixels 12] [--dpi 300] [--repeat 7]
 
-Each of the four sheet kinds is printed, filled in by the photo generator's hand, drawn flat
+HEIC: a phone photo of each of the four sheet kinds (tests/support/synth.py, `megapixels`)
+encoded as HEIC from its JPEG (pillow-heif, quality 90); the median CPU time of decoding each
+file (photo.load) and of the whole read, and whether the HEIC reads as the JPEG does.
+
+PDF: each of the four sheet kinds is printed, filled in by the photo generator's hand, drawn flat
 at `dpi` (a scanner's page: no perspective, no camera) and saved as a one-page PDF holding
 that scan as a JPEG, in colour and in grey (Pillow, as scanners write them). For each, the
 median of `repeat` runs: drawing the page (photo.pdf.render_page, 200 dpi) and the whole
@@ -28,7 +33,8 @@ from PIL import Image  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.photo.pdf import render_page  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
-from support.synth import _PAGES, fill_page, random_marks  # noqa: E402
+from rnwprint.photo.load import load_photo  # noqa: E402
+from support.synth import _PAGES, fill_page, make_photo, random_marks  # noqa: E402
 from support.synth_ink import digit_source  # noqa: E402
 
 SHEETS = (("twenty-one", "A"), ("rolling-america", "us"), ("rolling-espana", "es"), ("roll-to-the-top", "burj"))
@@ -52,14 +58,40 @@ def cpu_ms(fn, repeat: int) -> float:
     return statistics.median(times)
 
 
+def heic(folder: pathlib.Path, megapixels: float, repeat: int) -> None:
+    import pillow_heif
+
+    print(f"{megapixels:g} MP photos, JPEG against HEIC:")
+    for seed, (name, variant) in enumerate(SHEETS):
+        game = GAMES[name]
+        sheet = game.build(variant, "es", "a4")
+        marks = random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+        jpeg, heif = folder / f"{name}.jpg", folder / f"{name}.heic"
+        jpeg.write_bytes(make_photo(sheet, marks, seed=seed, megapixels=megapixels))
+        pillow_heif.from_pillow(Image.open(jpeg)).save(heif, quality=90)
+        same = values(read_photo(heif)) == values(read_photo(jpeg))
+        times = {path: (cpu_ms(lambda: load_photo(path), repeat), cpu_ms(lambda: read_photo(path), repeat))
+                 for path in (jpeg, heif)}
+        print(f"  {name:16s} decode JPEG {times[jpeg][0]:6.1f} HEIC {times[heif][0]:6.1f}  "
+              f"read JPEG {times[jpeg][1]:6.1f} HEIC {times[heif][1]:6.1f}  "
+              f"{'the same cells read' if same else 'OTHER CELLS READ'}")
+
+
+def values(result) -> dict:
+    return {cid: read.value for cid, read in result.reads.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--megapixels", type=float, default=12.0)
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    print(f"machine: {machine()}; scans at {args.dpi} dpi, median of {args.repeat} runs, CPU ms")
+    print(f"machine: {machine()}; median of {args.repeat} runs, CPU ms")
     with tempfile.TemporaryDirectory() as tmp:
+        heic(pathlib.Path(tmp), args.megapixels, args.repeat)
+        print(f"scans at {args.dpi} dpi in a PDF, drawn at 200 dpi:")
         for seed, (name, variant) in enumerate(SHEETS):
             game = GAMES[name]
             sheet = game.build(variant, "es", "a4")
