@@ -142,7 +142,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     from rnwprint.photo.pdf import PdfPage, is_pdf, render_page
 
     if isinstance(path, PdfPage):
-        return render_page(path, colour, MAX_PIXELS), ""
+        return render_page(path, colour), ""
     where = str(path)
     try:
         with open(path, "rb") as f:
@@ -155,7 +155,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
         raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
                        f"{MAX_PIXELS / 1e6:g} MP", where)
     if is_pdf(data):  # a scan (of one page: pdf.pages_of splits longer ones)
-        return render_page(path, colour, MAX_PIXELS), ""
+        return render_page(path, colour), ""
     return decode_photo_noting_damage(data, where, colour)
 
 

@@ -24,8 +24,8 @@ class PdfPage:
     the path for a PDF of one page."""
 
     path: pathlib.Path
-    number: int = 1
-    pages: int = 1
+    number: int
+    pages: int
 
     def __str__(self) -> str:
         return str(self.path) if self.pages == 1 else f"{self.path}, page {self.number}"
@@ -52,7 +52,7 @@ def pages_of(paths) -> list:
     reading it says why in its place."""
     out = []
     for path in paths:
-        if isinstance(path, PdfPage) or not _starts_as_pdf(path):
+        if not _starts_as_pdf(path):
             out.append(path)
             continue
         try:
@@ -94,10 +94,13 @@ def _page_count(path) -> int:
         document.close()
 
 
-def render_page(page: PdfPage | str | os.PathLike, colour: bool = False, max_pixels: int = 50_000_000):
-    """The page drawn at RENDER_DPI (less for a page so large it would pass `max_pixels`),
-    grey or BGR uint8. A path names a PDF of one page. RnwError naming the page if it cannot."""
+def render_page(page: PdfPage | str | os.PathLike, colour: bool = False, max_pixels: int | None = None):
+    """The page drawn at RENDER_DPI (less for a page so large it would pass `max_pixels`, by
+    default photo.load's limit), grey or BGR uint8, as OpenCV takes them. A path names a PDF
+    of one page. RnwError naming the page if it cannot."""
     import numpy as np
+
+    from rnwprint.photo.load import MAX_PIXELS
 
     if not isinstance(page, PdfPage):
         page = PdfPage(pathlib.Path(page), 1, _page_count(page))
@@ -106,17 +109,12 @@ def render_page(page: PdfPage | str | os.PathLike, colour: bool = False, max_pix
                            "which read each page", str(page))
     document = _open(page.path)
     try:
-        if not 1 <= page.number <= len(document):
-            raise RnwError(f"the PDF has {len(document)} page(s)", str(page))
+        if page.number > len(document):  # changed since its pages were counted
+            raise RnwError(f"the PDF has only {len(document)} page(s) now", str(page))
         pdf_page = document[page.number - 1]
         width, height = pdf_page.get_size()  # in points, 72 an inch
-        if width < 1 or height < 1:
-            raise RnwError("the page is empty (no size)", str(page))
-        scale = min(RENDER_DPI / 72, math.sqrt(max_pixels / ((width + 1) * (height + 1))))  # (+1: pixels round up)
-        bitmap = pdf_page.render(scale=scale, grayscale=not colour)
-        image = np.array(bitmap.to_numpy())  # a copy: the bitmap's memory goes with the document
+        fit = math.sqrt((max_pixels or MAX_PIXELS) / ((width + 1) * (height + 1)))  # (+1: pixels round up)
+        bitmap = pdf_page.render(scale=min(RENDER_DPI / 72, fit), grayscale=not colour)
+        return np.array(bitmap.to_numpy())  # a copy: the bitmap's memory goes with the document
     finally:
         document.close()
-    if colour:
-        return np.ascontiguousarray(image[:, :, :3])  # BGR(x), as pdfium draws it
-    return image if image.ndim == 2 else image[:, :, 0]

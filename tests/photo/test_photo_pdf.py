@@ -75,9 +75,15 @@ def test_into_names_each_pages_files_after_the_page(photo, cli, tmp_path):
                                                         "scans-page2.png", "scans-page2.toml"]
     typed_in = tomllib.loads((folder / "scans-page2.toml").read_text())
     assert typed_in["game"] == "twenty-one"
+    assert cli("read", pdf, "--json", "--jobs", "1").out.count(f'"source": "{pdf}, page 2"') == 1
     # -o writes one result: a PDF of two pages is two
     refused = cli("read", pdf, "-o", tmp_path / "one.toml")
     assert refused.code == 2 and "one photo" in refused.err
+    # a PDF of one page is named as its file
+    one = scanned(tmp_path, path, name="single.pdf")
+    named = cli("read", one, "--into", folder)
+    assert named.code == 0 and named.out.startswith(f"{one}: {folder / 'single.toml'}, ")
+    assert (folder / "single.toml").exists() and (folder / "single.png").exists()
 
 
 def test_rnwprints_own_pdf_reads_blank(tmp_path):
@@ -98,6 +104,13 @@ def test_pages_of_leaves_photos_and_broken_pdfs_whole(photo, tmp_path):
     assert pages_of([path, broken, pdf]) == [path, broken, PdfPage(pdf, 1, 2), PdfPage(pdf, 2, 2)]
     with pytest.raises(RnwError, match=r"broken\.pdf: cannot open the PDF: it is damaged or not a PDF"):
         read_photo(broken)
+
+
+def test_a_page_gone_since_the_pages_were_counted_is_said(photo, tmp_path):
+    _, path, _ = photo
+    pdf = scanned(tmp_path, path, path)
+    with pytest.raises(RnwError, match=r"scans\.pdf, page 3: the PDF has only 2 page\(s\) now"):
+        read_photo(PdfPage(pdf, 3, 3))
 
 
 def test_a_pdf_of_several_pages_given_whole_says_how_to_read_it(photo, tmp_path):
