@@ -140,16 +140,15 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     rnwprint audit photo.jpg other.toml --lang es --json
     """
     from rnwprint.app.audit import audit_many, is_photo
+    from rnwprint.photo.pdf import pages_of
 
+    files = tuple(pages_of(files))  # a scanned PDF: each page a photo
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
     if annotate is not None:
         _audit_annotated(files, lang, log, as_json, annotate)
     from rnwprint.batch import Failure, cores
 
-    from rnwprint.photo.pdf import pages_of
-
-    files = tuple(pages_of(files))  # a scanned PDF: each page a photo
     worst = 0
     photos = any(is_photo(f) for f in files)
     work = audit_many(files, lang, log, (jobs or cores()) if photos else 1)  # typed-in files: too quick for a pool

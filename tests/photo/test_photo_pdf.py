@@ -146,3 +146,12 @@ def test_without_pypdfium2_a_pdf_gets_the_install_advice(photo, tmp_path, monkey
     monkeypatch.setitem(sys.modules, "pypdfium2", None)
     with pytest.raises(RnwError, match=r"reading a PDF needs pypdfium2.*pip install 'rnwprint\[photo\]'"):
         read_photo(pdf)
+
+
+def test_audit_annotate_takes_a_pdf_of_one_page_and_refuses_one_of_two(photo, cli, tmp_path):
+    _, path, _ = photo
+    picture = tmp_path / "violations.png"
+    one = cli("audit", scanned(tmp_path, path, name="one.pdf"), "--annotate", picture)
+    assert one.code in (0, 1) and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    two = cli("audit", scanned(tmp_path, path, path), "--annotate", picture)
+    assert two.code == 2 and "give one file with it" in two.err
