@@ -105,10 +105,10 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock = _Clock()
     image, damage = load_photo_noting_damage(path)
     clock.stage("decode")
-    image, fix = _locate(image, where)
+    image, fix, mirrored = _locate(image, where)
     sheet = sheet_for(fix.identity, where)
     if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
-        return _read_places(path, image, damage, fix, sheet, clock)
+        return _read_places(path, image, damage, fix, sheet, clock, mirrored)
     guarded = _allows_guarded(fix.identity.game)
     clock.stages(fix.timings, last="homography")  # what locate did not time is its fit's
     _printed(sheet, PX_PER_MM)
@@ -125,19 +125,24 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
 
 
-def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix]:
-    """The photo and where its page lies; a mirrored photo (left and right swapped, as a front
-    camera or a mirror shows the sheet: no marker reads) is read flipped back."""
+def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix, bool]:
+    """The photo, where its page lies, and whether the photo was mirrored (left and right
+    swapped, as a front camera or a mirror shows the sheet: no marker reads): such a photo is
+    read flipped back."""
     try:
-        return image, locate(image, where)
+        return image, locate(image, where), False
     except RnwError as first:
         if "corner markers" not in str(first):
             raise
-        flipped = np.ascontiguousarray(image[:, ::-1])
+        flipped = _unmirrored(image)
         try:
-            return flipped, locate(flipped, where)
+            return flipped, locate(flipped, where), True
         except RnwError:
             raise first from None
+
+
+def _unmirrored(image: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(image[:, ::-1])
 
 
 @functools.cache
@@ -154,7 +159,7 @@ def _allows_guarded(game: str) -> bool:
     return cached("guarded", game, ask, lambda b: b"1" if b else b"0", lambda d: {b"1": True, b"0": False}[d])
 
 
-def _read_places(path, image, damage, fix, sheet: Sheet, clock) -> PhotoRead:
+def _read_places(path, image, damage, fix, sheet: Sheet, clock, mirrored: bool) -> PhotoRead:
     """A sheet whose places its game reads itself (Catan's map, by pencil colour), in colour."""
     from rnwprint.games import get_game
     from rnwprint.photo.read import CellRead
@@ -163,6 +168,8 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock) -> PhotoRead:
     game = get_game(fix.identity.game, where)
     clock.stages(fix.timings, last="homography")
     colour = load_photo(path, colour=True)  # decoded again: the grey one found the page
+    if mirrored:
+        colour = _unmirrored(colour)
     clock.stage("decode")
     reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why, light=r.light)
              for cid, r in game.read_places(colour, fix.homography, sheet).items()}

@@ -41,6 +41,16 @@ def test_every_place_is_read_or_flagged(photographed):
         assert sum(r.unsure for r in result.reads.values()) <= 0.05 * len(sheet.cells)
 
 
+def test_a_mirrored_photo_of_the_map_reads_as_the_photo_itself(photographed, tmp_path):
+    import cv2
+
+    _, _, path, result = photographed[0]
+    mirrored = tmp_path / "mirrored.png"
+    cv2.imwrite(str(mirrored), cv2.imread(str(path))[:, ::-1])
+    again = read_photo(mirrored)
+    assert {cid: r.value for cid, r in again.reads.items()} == {cid: r.value for cid, r in result.reads.items()}
+
+
 def test_a_photo_audits_as_its_typed_in_file(photographed, write):
     _, truth, path, result = photographed[0]
     read = {cid: list(value) if len(value) > 1 else value[0] for cid, value in result.entries().cells.items()}
