@@ -140,9 +140,9 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     rnwprint audit photo.jpg other.toml --lang es --json
     """
     from rnwprint.app.audit import audit_many, is_photo
-    from rnwprint.photo.pdf import pages_of
+    from rnwprint.app.inputs import files_to_read
 
-    files = tuple(pages_of(files))  # a scanned PDF: each page a photo
+    files = files_to_read(files, typed_in=True)  # a folder's files, a pattern's, a PDF's pages
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
     if annotate is not None:
@@ -208,10 +208,10 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     rnwprint read *.jpg --json
     rnwprint read scans.pdf --into checked/
     """
+    from rnwprint.app.inputs import files_to_read
     from rnwprint.output import check_target, same_file, write_atomic
-    from rnwprint.photo.pdf import pages_of
 
-    photos = tuple(pages_of(photos))  # a scanned PDF: each page a photo
+    photos = files_to_read(photos)  # a folder's photos, a pattern's, a PDF's pages
     if folder and (target or annotate):
         raise click.UsageError("--into writes every photo's files itself: give it without -o and --annotate")
     if (target or annotate) and len(photos) > 1:

@@ -79,6 +79,10 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     light: dict[str, int] = {}
     damage = ""
     level = 0
+    if pathlib.Path(path).is_dir():  # (files_to_read left it: nothing in it to audit)
+        from rnwprint.app.inputs import NOTHING_TO_AUDIT
+
+        raise RnwError(NOTHING_TO_AUDIT, str(path))
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
         from rnwprint.photo import photo_reader

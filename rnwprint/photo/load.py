@@ -148,7 +148,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
         with open(path, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
-        raise RnwError("is a directory, not a photo", where) from None
+        raise RnwError("a folder with no photo in it (JPEG, PNG, HEIC or PDF)", where) from None
     except OSError as e:
         raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
     if len(data) > MAX_FILE_BYTES:

@@ -1,0 +1,35 @@
+"""What `read` and `audit` are given, as the files they read: a folder as the photos in it
+(and, for `audit`, the typed-in sheets), a pattern no shell expanded (`*.jpg` in Windows'
+command prompt) as the files it matches, a PDF as its pages (photo.pdf)."""
+
+from __future__ import annotations
+
+import glob
+import pathlib
+
+PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".bmp",
+                            ".pdf"})
+TYPED_IN_SUFFIXES = frozenset({".toml", ".json"})
+NOTHING_TO_AUDIT = "a folder with no photo nor typed-in sheet (.toml, .json) in it"
+
+
+def files_to_read(paths, typed_in: bool = False) -> tuple:
+    """The files `paths` name, in order: each folder's photos (with `typed_in`, its .toml and
+    .json files too) by name, hidden files left out; a pattern's matches by name, when no
+    file has that name; each PDF's pages. A folder or pattern naming nothing stays itself,
+    so reading it says why in its place."""
+    from rnwprint.photo.pdf import pages_of
+
+    wanted = PHOTO_SUFFIXES | TYPED_IN_SUFFIXES if typed_in else PHOTO_SUFFIXES
+    out = []
+    for path in paths:
+        path = pathlib.Path(path)
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir()
+                           if p.suffix.lower() in wanted and not p.name.startswith(".") and p.is_file())
+        elif any(c in str(path) for c in "*?[") and not path.exists():
+            found = sorted(pathlib.Path(p) for p in glob.glob(str(path)) if pathlib.Path(p).is_file())
+        else:
+            found = []
+        out.extend(found or [path])
+    return tuple(pages_of(out))
