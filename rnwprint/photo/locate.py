@@ -141,6 +141,8 @@ def _footer_identity(grey: np.ndarray, corners: dict[int, np.ndarray]):
     return candidates, "", None
 
 
+TWO_SHEETS = "more than one sheet in the photo (a corner marker seen twice): photograph one sheet at a time"
+
 def locate(image: np.ndarray, where: str | None = None, expect_game: str | None = None) -> PageFix:
     """Find the sheet in a photo (grey or BGR uint8). RnwError, naming `where`, when there is
     no readable rnwprint sheet, or it is one this rnwprint cannot read (or, with
@@ -152,9 +154,11 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     if image.dtype != np.uint8 or image.ndim not in (2, 3) or image.size == 0:
         raise RnwError("not an 8-bit grey or colour image", where)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, rejected = _detect(grey)
+    corners, rejected, twice = _detect(grey)
     t1 = time.perf_counter()
     timings["markers"] = (t1 - t0) * 1000
+    if twice:  # the largest of each is taken: a mix of two sheets, or one of two read silently
+        raise RnwError(TWO_SHEETS, where)
 
     found = sorted(corners)
     if len(found) < 3:

@@ -13,14 +13,17 @@ from rnwprint.photo.homography import _apply
 DETECT_LONG_SIDE = 1600  # markers are looked for on a copy reduced to at most this size,
 FAST_LONG_SIDE = 1000  # first on a copy halved down to this many px or more (several times faster)
 
+#: two markers of one id this alike in area are two sheets, not a false detection (a speck)
+SAME_SIZE = 0.4
 
 def detect_markers(grey: np.ndarray) -> dict[int, np.ndarray]:
     """Marker id (0-3) -> its 4 corners (px, full resolution, ArUco's order), sub-pixel."""
     return _detect(grey)[0]
 
 
-def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
-    """Markers found (refined on the full image) and the rejected candidate squares (px).
+def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray], bool]:
+    """Markers found (refined on the full image), the rejected candidate squares (px), and
+    whether a marker showed twice (two sheets in view).
 
     A fast pass (one threshold window) on a copy halved as often as _halvings says, which is
     all a photo filling most of the frame needs; else the same on a reduced copy at most
@@ -31,13 +34,14 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
     halved = _halvings(max(h, w))
     if halved:  # a far page's markers may be too small for it: then from the start below
         small = _reduced(grey, halved)
-        found, rejected = _aruco(small, halved, "fast")
+        found, rejected, twice = _aruco(small, halved, "fast")
         if len(found) == 4:
-            return _refined(grey, small, halved, found), rejected
+            return _refined(grey, small, halved, found), rejected, twice
     factor = _least_factor(max(h, w))
     small = _reduced(grey, factor)
     found = {}
     rejected = []
+    twice = False
     passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]
     if factor > 1:
         passes.append((grey, 1, "default"))  # markers too small for the reduced copy
@@ -47,11 +51,12 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
             break
         if kind == "flat":
             img = _flat_field(small)
-        more, rej = _aruco(img, f, kind)
+        more, rej, seen_twice = _aruco(img, f, kind)
         for i, q in more.items():
             found.setdefault(i, q)
         rejected += rej
-    return _refined(grey, small, factor, found), rejected
+        twice = twice or seen_twice
+    return _refined(grey, small, factor, found), rejected, twice
 
 
 def _refined(grey: np.ndarray, small: np.ndarray, factor: int, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -66,7 +71,7 @@ def _refined(grey: np.ndarray, small: np.ndarray, factor: int, found: dict[int, 
 def detect_on_full_image(grey: np.ndarray) -> dict[int, np.ndarray]:
     """`detect_markers` on the photo itself, not a reduced copy (slower: for a photo whose
     reduced copy lost a marker that matters)."""
-    found, _ = _aruco(grey, 1, "default")
+    found = _aruco(grey, 1, "default")[0]
     return {i: _refine(grey, q) for i, q in found.items()}
 
 
@@ -115,7 +120,9 @@ def _detector(kind: str):
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-def _aruco(grey: np.ndarray, factor: int, kind: str) -> tuple[dict[int, np.ndarray], list[np.ndarray]]:
+def _aruco(grey: np.ndarray, factor: int, kind: str) -> tuple[dict[int, np.ndarray], list[np.ndarray], bool]:
+    """Markers found (by id), the rejected candidate squares, and whether a marker showed
+    twice (`_twice`), in px of the full image."""
     corners, ids, rejected = _detector(kind).detectMarkers(grey)
 
     # marker corners are pixel corners: a pixel centre at k in the reduced copy is at
@@ -129,7 +136,14 @@ def _aruco(grey: np.ndarray, factor: int, kind: str) -> tuple[dict[int, np.ndarr
             by_id.setdefault(int(i), []).append(scale(quad))
     # the same id twice (another sheet in view, a false detection): keep the largest
     found = {i: max(quads, key=_area) for i, quads in by_id.items()}
-    return found, [scale(q) for q in rejected]
+    return found, [scale(q) for q in rejected], any(_twice(quads) for quads in by_id.values())
+
+
+def _twice(quads: list[np.ndarray]) -> bool:
+    """Whether a marker shows twice at about the same size (the smaller at least SAME_SIZE
+    of the larger's area): two sheets in view, not a speck taken for a marker."""
+    areas = sorted(_area(q) for q in quads)
+    return len(areas) > 1 and areas[-2] >= SAME_SIZE * areas[-1]
 
 
 def _flat_field(grey: np.ndarray) -> np.ndarray:

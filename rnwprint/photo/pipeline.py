@@ -132,7 +132,7 @@ def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix, bool]:
     try:
         return image, locate(image, where), False
     except RnwError as first:
-        if "corner markers" not in str(first):
+        if "corner markers found" not in str(first) and "no corner markers" not in str(first):
             raise
         flipped = _unmirrored(image)
         try:

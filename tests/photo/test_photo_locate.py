@@ -217,7 +217,7 @@ def test_a_jpeg_cut_right_after_a_small_jpeg_inside_it_is_refused_as_truncated(t
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(RnwError, match="cannot read file"):
         load_photo(tmp_path / "nothing.jpg")
-    with pytest.raises(RnwError, match="directory"):
+    with pytest.raises(RnwError, match="a folder with no photo in it"):
         load_photo(tmp_path)
 
 

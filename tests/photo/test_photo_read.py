@@ -204,6 +204,20 @@ def test_a_mirrored_photo_reads_as_the_sheet_itself(photographed, tmp_path):
     assert {cid: r.value for cid, r in again.reads.items()} == {cid: r.value for cid, r in result.reads.items()}
 
 
+def test_two_sheets_side_by_side_are_refused_as_two(fixed_set, tmp_path):
+    """Their markers would mix (the largest of each id is taken), or one sheet be read and
+    the other left silently: the photo is refused saying why."""
+    from rnwprint.photo.markers import _detect
+
+    left, right = (cv2.imread(str(case[3]), cv2.IMREAD_GRAYSCALE) for case in fixed_set[4:6])  # 8 MP
+    h = min(left.shape[0], right.shape[0])
+    both = tmp_path / "both.png"
+    cv2.imwrite(str(both), np.hstack([left[:h], right[:h]]))
+    with pytest.raises(RnwError, match="more than one sheet in the photo .*: photograph one sheet at a time"):
+        read_photo(both)
+    assert not _detect(left)[2] and not _detect(right)[2]
+
+
 def test_a_photo_without_markers_is_refused_after_its_mirror_image_is_tried(tmp_path):
     path = tmp_path / "table.jpg"
     path.write_bytes(synth.make_photo_without_sheet(seed=4))
