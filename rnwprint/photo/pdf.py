@@ -48,8 +48,8 @@ def is_pdf(head: bytes) -> bool:
 
 
 def pages_of(paths) -> list:
-    """Each path, a PDF as its pages (PdfPage); a PDF that cannot be opened stays whole, so
-    reading it says why in its place."""
+    """Each path, a PDF as its pages (PdfPage); a PDF that cannot be opened, or has no page,
+    stays whole, so reading it says why in its place."""
     out = []
     for path in paths:
         if not _starts_as_pdf(path):
@@ -58,9 +58,8 @@ def pages_of(paths) -> list:
         try:
             count = _page_count(path)
         except RnwError:
-            out.append(path)
-            continue
-        out.extend(PdfPage(pathlib.Path(path), k, count) for k in range(1, count + 1))
+            count = 0
+        out.extend([PdfPage(pathlib.Path(path), k, count) for k in range(1, count + 1)] or [path])
     return out
 
 

@@ -113,6 +113,18 @@ def test_a_page_gone_since_the_pages_were_counted_is_said(photo, tmp_path):
         read_photo(PdfPage(pdf, 3, 3))
 
 
+def test_a_pdf_without_pages_is_not_lost_from_the_batch(photo, tmp_path, cli):
+    pypdf = pytest.importorskip("pypdf")
+    _, path, _ = photo
+    empty = tmp_path / "empty.pdf"
+    with open(empty, "wb") as f:
+        pypdf.PdfWriter().write(f)
+    assert pages_of([empty, path]) == [empty, path]
+    out = cli("read", empty, path, "--json", "--jobs", "1")
+    assert out.code == 2 and out.err == f"rnwprint: {empty}: cannot open the PDF: it is damaged or not a PDF\n"
+    assert len(out.out.splitlines()) == 1
+
+
 def test_a_pdf_of_several_pages_given_whole_says_how_to_read_it(photo, tmp_path):
     _, path, _ = photo
     with pytest.raises(RnwError, match="a PDF of 2 pages: give it to `rnwprint read` or `audit`"):
