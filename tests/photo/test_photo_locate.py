@@ -526,3 +526,21 @@ def test_the_sheet_cache_keeps_each_sheet_on_disk_and_never_changes_a_read(tmp_p
     assert read(str(folder)) == first
     assert all(p.read_bytes() != b"damaged" for p in folder.iterdir())  # built again, stored again
     assert read("") == first
+
+
+def square(area: float, x: float = 0.0) -> np.ndarray:
+    side = area ** 0.5
+    return np.array([(x, 0), (x + side, 0), (x + side, side), (x, side)], float)
+
+
+@pytest.mark.parametrize("areas, twice", [
+    ([100], False),  # one marker of the id
+    ([100, 40], True),  # another as large as 0.4 of it: a second sheet
+    ([100, 39], False),  # smaller: a speck taken for a marker
+    ([10, 100, 50], True),  # the largest two compared, whatever the order
+    ([100, 30, 5], False),
+])
+def test_a_marker_seen_twice_about_as_large_means_two_sheets(areas, twice):
+    from rnwprint.photo.markers import _twice
+
+    assert _twice([square(a, 200 * k) for k, a in enumerate(areas)]) is twice
