@@ -143,6 +143,7 @@ def _footer_identity(grey: np.ndarray, corners: dict[int, np.ndarray]):
 
 TWO_SHEETS = "more than one sheet in the photo (a corner marker seen twice): photograph one sheet at a time"
 
+
 def locate(image: np.ndarray, where: str | None = None, expect_game: str | None = None) -> PageFix:
     """Find the sheet in a photo (grey or BGR uint8). RnwError, naming `where`, when there is
     no readable rnwprint sheet, or it is one this rnwprint cannot read (or, with

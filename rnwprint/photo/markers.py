@@ -16,6 +16,7 @@ FAST_LONG_SIDE = 1000  # first on a copy halved down to this many px or more (se
 #: two markers of one id this alike in area are two sheets, not a false detection (a speck)
 SAME_SIZE = 0.4
 
+
 def detect_markers(grey: np.ndarray) -> dict[int, np.ndarray]:
     """Marker id (0-3) -> its 4 corners (px, full resolution, ArUco's order), sub-pixel."""
     return _detect(grey)[0]
