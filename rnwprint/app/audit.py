@@ -13,7 +13,7 @@ HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
 _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),
           (0, b"II*\x00", "TIFF"), (0, b"MM\x00*", "TIFF"), (8, b"WEBP", "WEBP"),
           (4, b"ftypavif", "AVIF"), (0, b"%PDF-", "PDF"))  # a PDF: a scan, read page by page as photos
-# HEIF brands (an iPhone's HEIC photos; photo.load refuses them by the same list)
+# HEIF brands (an iPhone's HEIC photos; photo.load decodes them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 #: names a photo goes by: binary junk so named is told "not an image", as `read` tells it
 _IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
@@ -84,7 +84,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
 
         raise RnwError(NOTHING_TO_AUDIT, str(path))
     raw = read_start(path)
-    if photo_format(raw[:HEAD_BYTES]) is not None:  # read_photo refuses a HEIC photo as `read` does
+    if photo_format(raw[:HEAD_BYTES]) is not None:  # read as `read` reads it (a HEIC photo, a PDF too)
         from rnwprint.photo import photo_reader
 
         reader = photo_reader(str(path))  # an RnwError if numpy or OpenCV is not installed
