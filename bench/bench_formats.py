@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import statistics
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from common import machine  # noqa: E402
+from common import machine, median_ms  # noqa: E402
 
 import cv2  # noqa: E402
 from PIL import Image  # noqa: E402
@@ -50,12 +49,7 @@ def scan(sheet, marks, dpi: int, seed: int):
 
 
 def cpu_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        times.append((time.process_time() - start) * 1000)
-    return statistics.median(times)
+    return median_ms(fn, repeat, warmup=0, clock=time.process_time)
 
 
 def heic(folder: pathlib.Path, megapixels: float, repeat: int) -> None:
