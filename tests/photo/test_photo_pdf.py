@@ -3,15 +3,14 @@ each page read as a photo, in order, named by its page."""
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import tomllib
 
-import cv2
 import pytest
 from PIL import Image
 
+from rnwprint.core.entries import CROSSED
 from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
 from rnwprint.photo.pdf import PdfPage, pages_of, render_page
@@ -168,3 +167,38 @@ def test_audit_annotate_takes_a_pdf_of_one_page_and_refuses_one_of_two(photo, cl
     assert one.code in (0, 1) and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     two = cli("audit", scanned(tmp_path, path, path), "--annotate", picture)
     assert two.code == 2 and "give one file with it" in two.err
+
+
+def test_rnwprints_own_pdf_written_on_in_a_tablet_app_reads_the_ink(tmp_path):
+    """A tablet app keeps the pen's strokes as ink annotations over the page: they are drawn
+    with it, and read."""
+    pypdf = pytest.importorskip("pypdf")
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
+
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    printed = tmp_path / "sheet.pdf"
+    printed.write_bytes(render([sheet], "pdf")[0])
+    writer = pypdf.PdfWriter(clone_from=str(printed))
+    pt = 72 / 25.4
+
+    def ink(cell_id: str, *strokes):
+        x0, y0, x1, y1 = sheet.cells[cell_id].bounds
+        points = [[((x0 + (x1 - x0) * fx) * pt, (sheet.height - y0 - (y1 - y0) * fy) * pt) for fx, fy in stroke]
+                  for stroke in strokes]
+        xs, ys = [x for s in points for x, _ in s], [y for s in points for _, y in s]
+        writer.add_annotation(0, DictionaryObject({
+            NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Ink"),
+            NameObject("/Rect"): ArrayObject(FloatObject(v) for v in (min(xs) - 3, min(ys) - 3, max(xs) + 3, max(ys) + 3)),
+            NameObject("/InkList"): ArrayObject(ArrayObject(FloatObject(v) for p in s for v in p) for s in points),
+            NameObject("/C"): ArrayObject(FloatObject(v) for v in (0, 0, 0.6)),
+            NameObject("/BS"): DictionaryObject({NameObject("/W"): FloatObject(2)})}))
+
+    ink("R1C1", [(0.45, 0.2), (0.55, 0.15), (0.55, 0.85)])  # a 1
+    ink("R1C2", [(0.3, 0.2), (0.7, 0.8)], [(0.7, 0.2), (0.3, 0.8)])  # an X
+    ink("R2C3", [(0.3, 0.25), (0.5, 0.15), (0.7, 0.25), (0.65, 0.45), (0.3, 0.85), (0.75, 0.85)])  # a 2
+    written = tmp_path / "written.pdf"
+    with open(written, "wb") as f:
+        writer.write(f)
+    reads = read_photo(written).reads
+    assert [reads[c].value for c in ("R1C1", "R1C2", "R2C3")] == [1, CROSSED, 2]
+    assert all(reads[c].value is None for c in sheet.cells if c not in ("R1C1", "R1C2", "R2C3"))
