@@ -27,6 +27,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from common import machine, median_ms  # noqa: E402
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from rnwprint.games import GAMES  # noqa: E402
@@ -39,10 +40,15 @@ from support.synth_ink import digit_source  # noqa: E402
 SHEETS = (("twenty-one", "A"), ("rolling-america", "us"), ("rolling-espana", "es"), ("roll-to-the-top", "burj"))
 
 
+def filled_sheet(name: str, variant: str, seed: int):
+    """A sheet of the game and plausible marks for it (guards only where the game has them)."""
+    game = GAMES[name]
+    sheet = game.build(variant, "es", "a4")
+    return sheet, random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+
+
 def scan(sheet, marks, dpi: int, seed: int):
     """The filled sheet as a flat RGB page at `dpi`."""
-    import numpy as np
-
     page = _PAGES.get(sheet, dpi).copy()
     fill_page(page, sheet, marks, np.random.default_rng(seed), "blue", digit_source())
     return Image.fromarray(page)
@@ -57,9 +63,7 @@ def heic(folder: pathlib.Path, megapixels: float, repeat: int) -> None:
 
     print(f"{megapixels:g} MP photos, JPEG against HEIC:")
     for seed, (name, variant) in enumerate(SHEETS):
-        game = GAMES[name]
-        sheet = game.build(variant, "es", "a4")
-        marks = random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+        sheet, marks = filled_sheet(name, variant, seed)
         jpeg, heif = folder / f"{name}.jpg", folder / f"{name}.heic"
         jpeg.write_bytes(make_photo(sheet, marks, seed=seed, megapixels=megapixels))
         pillow_heif.from_pillow(Image.open(jpeg)).save(heif, quality=90)
@@ -87,9 +91,7 @@ def main() -> None:
         heic(pathlib.Path(tmp), args.megapixels, args.repeat)
         print(f"scans at {args.dpi} dpi in a PDF, drawn at 200 dpi:")
         for seed, (name, variant) in enumerate(SHEETS):
-            game = GAMES[name]
-            sheet = game.build(variant, "es", "a4")
-            marks = random_marks(sheet, seed, circled=0.08 if game.allows_guarded else 0.0)
+            sheet, marks = filled_sheet(name, variant, seed)
             image = scan(sheet, marks, args.dpi, seed)
             for mode in ("RGB", "L"):
                 path = pathlib.Path(tmp) / f"{name}-{mode}.pdf"

@@ -7,6 +7,7 @@ import pathlib
 
 from rnwprint.core.entries import Entries, load_document, parse_entries, read_start
 from rnwprint.core.report import Report
+from rnwprint.app.inputs import IMAGE_SUFFIXES, NOTHING_TO_AUDIT
 from rnwprint.core.errors import RnwError
 
 HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
@@ -15,8 +16,6 @@ _MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"
           (4, b"ftypavif", "AVIF"), (0, b"%PDF-", "PDF"))  # a PDF: a scan, read page by page as photos
 # HEIF brands (an iPhone's HEIC photos; photo.load decodes them by the same list)
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
-#: names a photo goes by: binary junk so named is told "not an image", as `read` tells it
-_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"}
 #: a verdict on a photo that otherwise follows the rules, resting on a cell read less surely
 #: than this, is marked (?) too (doubtful_cells)
 DOUBT_BELOW = 0.95
@@ -80,8 +79,6 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     damage = ""
     level = 0
     if pathlib.Path(path).is_dir():  # (files_to_read left it: nothing in it to audit)
-        from rnwprint.app.inputs import NOTHING_TO_AUDIT
-
         raise RnwError(NOTHING_TO_AUDIT, str(path))
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read as `read` reads it (a HEIC photo, a PDF too)
@@ -138,7 +135,7 @@ def _refuse_non_document(path, raw: bytes) -> None:
     where = str(path)
     if not raw.strip():
         raise RnwError("empty file: expected a typed-in sheet (TOML or JSON) or a photo (JPEG or PNG)", where)
-    if pathlib.Path(path).suffix.lower() in _IMAGE_SUFFIXES and not _text(raw[:HEAD_BYTES]):
+    if pathlib.Path(path).suffix.lower() in IMAGE_SUFFIXES and not _text(raw[:HEAD_BYTES]):
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
 
 
@@ -148,7 +145,7 @@ def _typed_in(path, raw: bytes) -> dict:
     try:
         return load_document(path, raw)
     except RnwError as e:
-        if pathlib.Path(path).suffix.lower() not in _IMAGE_SUFFIXES:
+        if pathlib.Path(path).suffix.lower() not in IMAGE_SUFFIXES:
             raise
         raise RnwError(f"not an image (expected a JPEG or PNG photo), nor a typed-in sheet: {e.message}",
                        e.where) from None

@@ -7,8 +7,10 @@ from __future__ import annotations
 import glob
 import pathlib
 
-PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".bmp",
-                            ".pdf"})
+#: names a photo goes by: binary junk so named is told "not an image" (app.audit), as `read` tells it
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"})
+#: the files of a folder that are read: photos (not AVIF: refused), BMPs and scans in a PDF
+PHOTO_SUFFIXES = (IMAGE_SUFFIXES - {".avif"}) | {".bmp", ".pdf"}
 TYPED_IN_SUFFIXES = frozenset({".toml", ".json"})
 NOTHING_TO_AUDIT = "a folder with no photo nor typed-in sheet (.toml, .json) in it"
 

@@ -19,7 +19,7 @@ from rnwprint.core.errors import RnwError
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
 MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
-_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 TRUNCATED_JPEG = "truncated JPEG file (the image data stops early): copy the photo again"
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
 
@@ -159,12 +159,17 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     return decode_photo_noting_damage(data, where, colour)
 
 
+def _refuse_if_too_large(w: int, h: int, where: str | None) -> None:
+    """RnwError for an image of more than MAX_PIXELS, told from its header before decoding."""
+    if w * h > MAX_PIXELS:
+        raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
+                       f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+
+
 def _decode_heif(data: bytes, where: str | None, colour: bool) -> np.ndarray:
     """An iPhone's HEIC photo (HEIF), decoded by pillow-heif (of the `photo` extra)."""
     import cv2
 
-    if data[8:12] == b"avif":
-        raise RnwError("an AVIF image, a format rnwprint cannot decode: export it as JPEG", where)
     try:
         import pillow_heif
     except ImportError:
@@ -173,10 +178,7 @@ def _decode_heif(data: bytes, where: str | None, colour: bool) -> np.ndarray:
                        "Formats > Most Compatible)", where) from None
     try:
         heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
-        w, h = heif.size
-        if w * h > MAX_PIXELS:
-            raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
-                           f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+        _refuse_if_too_large(*heif.size, where)
         rgb = np.asarray(heif)
     except (ValueError, RuntimeError, OSError, SyntaxError):
         raise RnwError("cannot decode the HEIC image: the file is truncated or corrupt", where) from None
@@ -200,6 +202,8 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     if not data:
         raise RnwError("empty file, not a photo", where)
     kind, size = image_header(data)
+    if kind is None and data[4:8] == b"ftyp" and data[8:12] == b"avif":
+        raise RnwError("an AVIF image, a format rnwprint cannot decode: export it as JPEG", where)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
         return _decode_heif(data, where, colour), ""
     if kind is None:
@@ -207,9 +211,7 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     if size is None:
         raise RnwError(f"corrupt {kind} file: cannot read the image size", where)
     w, h = size
-    if w * h > MAX_PIXELS:
-        raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
-                       f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
+    _refuse_if_too_large(w, h, where)
     if w == 0 or h == 0:
         raise RnwError(f"corrupt {kind} file: the image is {w}x{h}", where)
     # a JPEG that ends in its end-of-image marker is walked to it only if the decoder stumbles

@@ -144,6 +144,10 @@ def _footer_identity(grey: np.ndarray, corners: dict[int, np.ndarray]):
 TWO_SHEETS = "more than one sheet in the photo (a corner marker seen twice): photograph one sheet at a time"
 
 
+class MarkersMissing(RnwError):
+    """Too few corner markers read to find the page (the photo may be mirrored)."""
+
+
 def locate(image: np.ndarray, where: str | None = None, expect_game: str | None = None) -> PageFix:
     """Find the sheet in a photo (grey or BGR uint8). RnwError, naming `where`, when there is
     no readable rnwprint sheet, or it is one this rnwprint cannot read (or, with
@@ -166,9 +170,9 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
         text = _qr_anywhere(grey)
         if not found and not text.startswith(IDENTITY_PREFIX + ":"):
             qr = "a QR code, but not an rnwprint one" if text else "no QR code"
-            raise RnwError(f"no rnwprint sheet found in the photo (no corner markers, {qr})", where)
+            raise MarkersMissing(f"no rnwprint sheet found in the photo (no corner markers, {qr})", where)
         what = f"only {len(found)} of the 4 corner markers found" + (f" (ids {found})" if found else "")
-        raise RnwError(f"{what}: photograph the whole sheet, flat, all four corners in view", where)
+        raise MarkersMissing(f"{what}: photograph the whole sheet, flat, all four corners in view", where)
 
     candidates, text, finders_px = _footer_identity(grey, corners)
     if not text and len(found) == 3 and max(grey.shape) > DETECT_LONG_SIDE:
@@ -225,7 +229,7 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     if len(found) == 3:
         page_finders = qr_finder_centres(sheet)
         if finders_px is None or page_finders is None:
-            raise RnwError("only 3 of the 4 corner markers found and the QR code cannot stand in "
+            raise MarkersMissing("only 3 of the 4 corner markers found and the QR code cannot stand in "
                            "for the fourth: photograph the whole sheet, all four corners in view", where)
         src = np.concatenate([quads[i] for i in found] + [page_finders])
         dst = np.concatenate([corners[i] for i in found] + [finders_px])
@@ -255,4 +259,4 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
                    (grey.shape[1], grey.shape[0]), _scale(H, centre), timings)
 
 
-__all__ = ["PageFix", "marker_quads", "qr_quad", "qr_finder_centres", "locate"]
+__all__ = ["MarkersMissing", "PageFix", "marker_quads", "qr_quad", "qr_finder_centres", "locate"]

@@ -101,16 +101,15 @@ def render_page(page: PdfPage | str | os.PathLike, colour: bool = False, max_pix
 
     from rnwprint.photo.load import MAX_PIXELS
 
-    if not isinstance(page, PdfPage):
-        page = PdfPage(pathlib.Path(page), 1, _page_count(page))
-        if page.pages != 1:
-            raise RnwError(f"a PDF of {page.pages} pages: give it to `rnwprint read` or `audit`, "
-                           "which read each page", str(page))
-    document = _open(page.path)
+    path, number = (page.path, page.number) if isinstance(page, PdfPage) else (page, 1)
+    document = _open(path)
     try:
-        if page.number > len(document):  # changed since its pages were counted
+        if not isinstance(page, PdfPage) and len(document) != 1:
+            raise RnwError(f"a PDF of {len(document)} pages: give it to `rnwprint read` or `audit`, "
+                           "which read each page", str(page))
+        if number > len(document):  # changed since its pages were counted
             raise RnwError(f"the PDF has only {len(document)} page(s) now", str(page))
-        pdf_page = document[page.number - 1]
+        pdf_page = document[number - 1]
         width, height = pdf_page.get_size()  # in points, 72 an inch
         fit = math.sqrt((max_pixels or MAX_PIXELS) / ((width + 1) * (height + 1)))  # (+1: pixels round up)
         bitmap = pdf_page.render(scale=min(RENDER_DPI / 72, fit), grayscale=not colour)

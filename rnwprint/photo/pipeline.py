@@ -17,7 +17,7 @@ from rnwprint.core.errors import RnwError
 from rnwprint.photo import coarse_advice, light_advice, too_coarse
 from rnwprint.photo.identity import sheet_for
 from rnwprint.photo.load import load_photo, load_photo_noting_damage
-from rnwprint.photo.locate import PageFix, locate
+from rnwprint.photo.locate import MarkersMissing, PageFix, locate
 from rnwprint.photo.printed import _printed, of_print
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.photo.rectify import rectify
@@ -131,9 +131,7 @@ def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix, bool]:
     read flipped back."""
     try:
         return image, locate(image, where), False
-    except RnwError as first:
-        if "corner markers found" not in str(first) and "no corner markers" not in str(first):
-            raise
+    except MarkersMissing as first:
         flipped = _unmirrored(image)
         try:
             return flipped, locate(flipped, where), True
