@@ -54,6 +54,17 @@ def side_by_side_ratio(ours: list[str], baseline: list[str], rounds: int = 15) -
 PYTHON = sys.executable
 
 
+def grainy(jpeg: bytes, sigma: float, seed: int = 7, quality: int = 95) -> bytes:
+    """The photo with sensor noise of `sigma` grey levels added to every pixel and channel (what
+    a phone shows in dim light), encoded again at `quality`."""
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
+    noisy = np.clip(image + np.random.default_rng(seed).normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
+    return cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+
+
 def exposed(jpeg: bytes, factor, quality: int = 95) -> bytes:
     """The photo with every pixel value multiplied by `factor` (one for all, or one per BGR
     channel), clipped to 0-255, encoded again at `quality`."""

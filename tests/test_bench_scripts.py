@@ -117,3 +117,11 @@ def test_bench_formats_reads_heic_photos_as_jpegs_and_every_sheet_kind_scanned_i
         right, filled, silent = (int(n) for n in re.search(r"read right (\d+)/(\d+), wrong and not flagged (\d+)",
                                                             row).groups())
         assert filled > 10 and right >= filled - 1 and silent == 0, row
+
+
+def test_bench_light_reads_grainy_photos_with_and_without_the_grain_check():
+    out = run("bench_light.py", "--photos", "2", "--factors", "1", "--noise", "25")
+    rows = [line for line in out.splitlines() if line.startswith("| noise 25 |")]
+    assert len(rows) == 1 and "| 0 (0.00%) |" in rows[0]  # nothing wrong without a flag
+    before = run("bench_light.py", "--photos", "2", "--factors", "1", "--noise", "25", "--no-grain")
+    assert "| 0 (0.00%) |" not in next(line for line in before.splitlines() if line.startswith("| noise 25 |"))

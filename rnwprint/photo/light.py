@@ -8,6 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from rnwprint.core.entries import Guarded
 from rnwprint.photo.decide import CellRead
 from rnwprint.core.sheet import Cell
 
@@ -29,17 +30,23 @@ PRINT_SEEN, PRINT_BLUR_MM, PEN_DARK, FADED_OVER, MAX_OVER, MAX_GAIN = 1.0, 0.125
 FADED_SURE = 0.9
 LIGHT_MARGIN_MM = 2.0  # the print and paper judged around a cell reach this far out of its box
 BRIGHT_PAPER, DARK_PAPER = 250, 40  # paper grey levels (of 255): clipped white; too dark to read
+#: where the photo's grain (ink._grain) leaves only what is this dark as ink (half a pen's
+#: darkness), a light stroke may be lost in it: the cell is "grainy", flagged as a faded one is
+GRAINY = 0.25
 
 
 LIGHT_WHY = {"dark": "the photo is too dark here to tell what is written from the paper",
              "bright": "the photo is too bright here: what is written is washed out",
-             "faded": "the photo is too bright here: a light stroke may be washed out"}
+             "faded": "the photo is too bright here: a light stroke may be washed out",
+             "grainy": "the photo is grainy here (too little light?): a light stroke may be lost in the noise"}
 
 
 def _in_light(read: CellRead, light: str) -> CellRead:
     """The read, flagged with the reason where the light left too little to read (where it
-    only faded the pen, a cell read as written at least FADED_SURE sure stands)."""
-    if not light or (light == "faded" and read.value not in (None, False) and read.confidence >= FADED_SURE):
+    only faded the pen or hid a light one in grain, a cell read as written at least FADED_SURE
+    sure stands; but not a guarded number in grain, whose ring the grain may have drawn)."""
+    if not light or (light in ("faded", "grainy") and read.value not in (None, False)
+                     and read.confidence >= FADED_SURE and not (light == "grainy" and isinstance(read.value, Guarded))):
         return read
     return replace(read, unsure=True, why=LIGHT_WHY[light], light="bright" if light == "faded" else light)
 

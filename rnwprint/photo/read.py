@@ -21,10 +21,10 @@ from rnwprint.photo.decide import (  # noqa: F401
     ALT_WEIGHT, AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
     _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
-    BORDER_MM, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest, _darkness, _ink,
-    _share_inside, _take_print_away)
+    BORDER_MM, GRAIN_RANK, GRAIN_SPREAD, GRAIN_TIMES, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
+    _darkness, _grain, _ink, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
-    BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
+    BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
@@ -75,15 +75,25 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     raw, printed = _printed(sheet, px_per_mm)
     grey = _PRINTED[(sheet.identity.encode(), px_per_mm)][2]
     registration = Registration(page, raw, px_per_mm)
+    seen = []
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
-        offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
         dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
         if gain != 1.0:
             dark *= gain
-        ink = _ink(dark)
+        seen.append((cell, shift, light, dark, _grain(dark)))
+    # a cell's own grain, within GRAIN_SPREAD times the median cell's either way (a number and
+    # its guard circle in a coarse photo can cover three quarters of a cell; a cell's print,
+    # taken away, leaves no darkness at all)
+    typical = float(np.median([g for *_, g in seen])) if seen else 0.0
+    for cell, shift, light, dark, grain in seen:
+        offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
+        grain = min(max(grain, typical / GRAIN_SPREAD), typical * GRAIN_SPREAD)
+        ink = _ink(dark, max(INK_DARKNESS, grain))
         share = cv2.countNonZero(ink) / ink.size if ink.size else 0.0
+        if grain > GRAINY and not light:
+            light = "grainy"  # a light stroke may be lost in the grain: only a sure read stands
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
@@ -92,12 +102,15 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                             "faint marks" if unsure else "")
         else:
             circled = False
-            if coarse:  # blurred strokes fade in places: a lower floor keeps them whole
-                ink = _ink(dark, floor)
+            # blurred strokes of a coarse photo fade in places: a lower floor keeps them whole
+            # (there blur, not grain, sets a cell's quartile: the grain is left out)
+            low = floor if coarse else max(floor, grain)
+            if coarse:
+                ink = _ink(dark, low)
             why = ""
             if allows_guarded:
-                ink, circled, ringed = _remove_circle(ink, dark, floor)
-                if not circled and (inside := _small_circle(ink, dark, floor)) is not None:
+                ink, circled, ringed = _remove_circle(ink, dark, low)
+                if not circled and (inside := _small_circle(ink, dark, low)) is not None:
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from rnwprint.app.audit import audit_file
+from rnwprint.core.entries import Guarded
 from rnwprint.core.errors import RnwError
 from rnwprint.games import GAMES
-from rnwprint.photo import read as photo_read
+from rnwprint.photo import ink, read as photo_read
 from support import synth
 from rnwprint.photo.pipeline import as_json, read_photo, typed_in_text
 from rnwprint.photo.read import CellRead
@@ -26,6 +27,13 @@ def exposed(jpeg: bytes, factor: float) -> bytes:
     image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     scaled = np.clip(image.astype(np.float32) * factor, 0, 255).astype(np.uint8)
     return cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+
+
+def grainy(jpeg: bytes, sigma: float) -> bytes:
+    """The photo with sensor noise of `sigma` grey levels added (what a phone shows in dim light)."""
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
+    noisy = np.clip(image + np.random.default_rng(7).normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
+    return cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
 
 
 @pytest.fixture(scope="module")
@@ -43,12 +51,14 @@ def read_at(rolling_sheet, tmp_path_factory):
     folder = tmp_path_factory.mktemp("light")
     done = {}
 
-    def read(factor: float):
-        if factor not in done:
-            path = folder / f"x{factor}.jpg"
-            path.write_bytes(exposed(jpeg, factor))
-            done[factor] = path, read_photo(path)
-        return done[factor]
+    def read(factor: float | None, noise: float = 0.0):
+        """The photo exposed by `factor` (None: as taken), then with `noise` grey levels of grain."""
+        if (factor, noise) not in done:
+            path = folder / f"x{factor}-noise{noise}.jpg"
+            shot = jpeg if factor is None else exposed(jpeg, factor)
+            path.write_bytes(grainy(shot, noise) if noise else shot)
+            done[factor, noise] = path, read_photo(path)
+        return done[factor, noise]
     return read
 
 
@@ -178,6 +188,39 @@ def test_normal_light_flags_no_cell_for_the_light(rolling_sheet, read_at):
     assert "light_photo" not in audit_file(read_at(1.0)[0]).to_dict()
 
 
+@pytest.mark.parametrize("noise", [12, 18, 25, 35])
+@pytest.mark.parametrize("factor", [None, 1.0])
+def test_a_grainy_photo_reads_nothing_wrong_without_a_flag(rolling_sheet, read_at, noise, factor):
+    """Noise of 18-25 grey levels (a dim room) read a blank tick box in three as ticked, surely."""
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(factor, noise)
+    assert silent_errors(sheet, marks, result) == []
+
+
+def test_a_grainy_photo_reads_its_filled_cells_and_says_where_a_light_stroke_may_be_lost(rolling_sheet, read_at):
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(1.0, 18)
+    filled = [cid for cid in sheet.cells if truth(sheet, marks, cid) not in (None, False)]
+    assert sum(result.reads[cid].value == truth(sheet, marks, cid) for cid in filled) >= 0.9 * len(filled)
+    grainy = [r for r in result.reads.values() if r.light == "grainy"]
+    assert 0 < len(grainy) == result.light["grainy"] < len(sheet.cells)
+    assert all(r.unsure and "grainy" in r.why for r in grainy if r.value in (None, False))
+    assert f"The photo is grainy (taken in too little light?): a light stroke may be lost in the noise in " \
+           f"{len(grainy)} cell(s)" in result.advice()
+    assert f"La foto tiene mucho grano (¿poca luz?): un trazo claro puede perderse en el ruido en {len(grainy)} " \
+           "casilla(s)" in result.advice("es")
+
+
+def test_a_little_grain_flags_no_cell_for_it(rolling_sheet, read_at):
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(1.0, 8)
+    assert result.light == {} and "grainy" not in result.advice()
+    assert 0 < read_at(1.0, 12)[1].light["grainy"] < len(sheet.cells) / 4
+    assert read_at(1.0, 35)[1].light["grainy"] > len(sheet.cells) / 2
+    assert all(result.reads[cid].value == truth(sheet, marks, cid) for cid in sheet.cells
+               if truth(sheet, marks, cid) not in (None, False))
+
+
 # --------------------------------------------------------------------------- the decision, on crafted pages
 
 R = 8.0  # px per mm
@@ -273,3 +316,60 @@ def test_the_paper_is_judged_by_counting_the_same_rank(below, level):
         window = rng.integers(0, 256, (int(rng.integers(1, 40)), int(rng.integers(1, 40))), dtype=np.uint8)
         cut = int(rng.integers(1, 256))
         assert _rank_below(window, 0.9, cut) == (_nearest_rank(window, 0.9) < cut)
+
+
+# --------------------------------------------------------------------------- grain, on crafted cells
+
+def noisy_paper(sigma: float, seed: int = 0) -> np.ndarray:
+    """The darkness against its local white (as ink._darkness takes it: a closing wider than a
+    stroke) of 20 x 20 mm of paper at grey 200 with photo noise of `sigma` grey levels, seen
+    by a photo of half the page's pixels per mm."""
+    noise = np.random.default_rng(seed).normal(0.0, sigma, (80, 80))
+    page = np.clip(200 + cv2.resize(noise, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST), 0, 255)
+    page = page.astype(np.uint8)
+    closed = cv2.morphologyEx(page, cv2.MORPH_CLOSE, ink._brush(R)).astype(np.float32)
+    return (closed - page) / closed
+
+
+def share_of_ink(dark: np.ndarray, floor: float) -> float:
+    return cv2.countNonZero(photo_read._ink(dark, floor)) / dark.size
+
+
+def test_grain_alone_is_no_ink_but_passes_the_plain_floor():
+    dark = noisy_paper(18)
+    assert share_of_ink(dark, photo_read.INK_DARKNESS) > photo_read.BLANK_INK  # read as a tick before
+    assert share_of_ink(dark, max(photo_read.INK_DARKNESS, photo_read._grain(dark))) < photo_read.UNSURE_BLANK[0]
+
+
+def test_a_pen_stroke_in_grain_is_still_ink():
+    dark = noisy_paper(18)
+    dark[70:90, 20:140] = 0.6  # a tick's stroke, 2.5 mm wide
+    ink = photo_read._ink(dark, max(photo_read.INK_DARKNESS, photo_read._grain(dark))) > 0
+    assert ink[70:90, 20:140].mean() > 0.9
+    ink[70:90, 20:140] = False
+    assert ink.mean() < photo_read.UNSURE_BLANK[0]
+
+
+def test_grain_is_ranked_at_a_quarter_and_taken_four_times():
+    dark = np.zeros((40, 40), np.float32)
+    dark[:, 8:] = 0.05  # a fifth of the cell at 0, the rest at 0.05 (the sample keeps every other pixel)
+    assert photo_read._grain(dark) == pytest.approx(4 * 0.05)
+    dark[:, :12] = 0.0  # more than a quarter at 0
+    assert photo_read._grain(dark) == 0.0
+    assert photo_read._grain(np.zeros((0, 5), np.float32)) == 0.0
+
+
+def test_a_clean_cell_keeps_the_plain_floor():
+    dark = noisy_paper(2)
+    assert photo_read._grain(dark) < photo_read.INK_DARKNESS
+
+
+@pytest.mark.parametrize("value, confidence, flagged", [(None, 1.0, True), (False, 1.0, True), (4, 0.95, False),
+                                                        (4, 0.85, True), (True, 0.99, False),
+                                                        (Guarded(4), 0.99, True)])  # grain can draw a ring
+def test_a_grainy_cell_is_flagged_unless_read_surely_as_written(value, confidence, flagged):
+    read = photo_read._in_light(CellRead("A", value, confidence, False), "grainy")
+    assert read.unsure is flagged
+    assert (read.why == photo_read.LIGHT_WHY["grainy"]) is flagged
+    assert read.light == ("grainy" if flagged else "")
+
