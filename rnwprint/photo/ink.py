@@ -24,6 +24,7 @@ TICK_EDGE = 1.5  # photo pixels along a tick box's edges left out (see _share_in
 #: 0.5 % are at most 3.6 times as dark (measured, noise of 8-25 grey levels, 3.5-10 px/mm),
 #: so ink is only what is GRAIN_TIMES times darker than that.
 GRAIN_RANK, GRAIN_TIMES = 0.25, 4.0
+GRAIN_SAMPLE = 600
 GRAIN_SPREAD = 2.0  # a cell's grain is within this many times the median cell's (read.separate)
 
 
@@ -113,8 +114,10 @@ def _darkest(dark: np.ndarray, at_least: float = -np.inf) -> float:
 
 def _grain(dark: np.ndarray) -> float:
     """The darkness below which a pixel of this cell may be the photo's noise (see GRAIN_TIMES);
-    ranked among every other pixel of every other row (a quarter: as good, four times faster)."""
-    sample = dark[::2, ::2]
+    ranked among every other pixel of every other row, or fewer where that leaves over
+    GRAIN_SAMPLE of them (as good, and a big cell's many times faster)."""
+    step = max(round((dark.size / GRAIN_SAMPLE) ** 0.5), 2)
+    sample = dark[::step, ::step]
     if sample.size == 0:
         return 0.0
     k = int(GRAIN_RANK * (sample.size - 1))

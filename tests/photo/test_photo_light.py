@@ -359,6 +359,11 @@ def test_grain_is_ranked_at_a_quarter_and_taken_four_times():
     assert photo_read._grain(np.zeros((0, 5), np.float32)) == 0.0
 
 
+def test_a_big_cells_grain_is_ranked_among_fewer_pixels_to_the_same_figure():
+    dark = np.tile(noisy_paper(18), (2, 2))  # 40 x 40 mm: sampled every 13th pixel, not every other
+    assert photo_read._grain(dark) == pytest.approx(photo_read._grain(noisy_paper(18)), rel=0.1)
+
+
 def test_a_clean_cell_keeps_the_plain_floor():
     dark = noisy_paper(2)
     assert photo_read._grain(dark) < photo_read.INK_DARKNESS
