@@ -94,7 +94,8 @@ def main() -> None:
                               f"{'flagged: ' + read.why if read.unsure else 'NOT FLAGGED'}")
     print(f"{args.photos} photos (seeds {args.first_seed}-{args.first_seed + args.photos - 1}), "
           "every cell; a refused photo counts all its cells as flagged")
-    print("| exposure or noise | cells | read right | wrong, not flagged | flagged | filled read blank | photos refused |")
+    print("| exposure or noise | cells | read right | wrong, not flagged | flagged | filled read blank "
+          "| photos refused |")
     print("|---|---|---|---|---|---|---|")
     for name, c in counts.items():
         n = max(c["cells"], 1)

@@ -14,7 +14,8 @@ ADVISED_PX_PER_MM = 4.0
 
 def light_text(light: dict[str, int], level: int, lang: str) -> str:
     """What to do next time about a photo whose light left cells unreadable for sure, as
-    {"dark": cells, "grainy": cells, "bright": cells}; `level`: the paper grey below which a photo is too dark."""
+    {"dark": cells, "grainy": cells, "bright": cells}; `level`: the paper grey below which a
+    photo is too dark."""
     return " ".join(t(lang, key, cells=light[kind], level=level)
                     for kind, key in (("dark", "audit.dark_photo"), ("grainy", "audit.grainy_photo"),
                                       ("bright", "audit.bright_photo")) if light.get(kind))

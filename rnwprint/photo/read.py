@@ -21,8 +21,8 @@ from rnwprint.photo.decide import (  # noqa: F401
     ALT_WEIGHT, AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
     _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
-    BORDER_MM, GRAIN_RANK, GRAIN_SPREAD, GRAIN_TIMES, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
-    _darkness, _grain, _ink, _share_inside, _take_print_away)
+    BORDER_MM, GRAIN_RANK, GRAIN_SPREAD, GRAIN_TIMES, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM,
+    TICK_EDGE, _darkest, _darkness, _grain, _ink, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank)
