@@ -2,10 +2,11 @@
 (corner, road, town hall) by pencil colour, dot or fill. Held out: the seeds here were never
 used while the reader was tuned (seeds 1-15 were).
 
-    python bench/bench_catan_photo.py [--photos N] [--only 4] [--gain 2.0]
+    python bench/bench_catan_photo.py [--photos N] [--only 4] [--gain 2.0] [--noise 18]
 
 --gain F multiplies every pixel of each photo by F, clipped at 255, and encodes it again (as
-a photo taken too bright or too dark).
+a photo taken too bright or too dark); --noise S adds sensor noise of S grey levels (a photo
+taken in a dim room).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "tests"))
 from catan_support import pencil_game
-from common import exposed, machine
+from common import exposed, grainy, machine
 
 from rnwprint.games import get_game
 from rnwprint.photo.pipeline import read_photo
@@ -35,6 +36,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["12", "12-lamp", "8", "4", "2"], action="append",
                         help="only these photo kinds (default: all); e.g. --only 12 for the time alone")
     parser.add_argument("--gain", type=float, default=None, help="expose every photo F times as bright (clipped)")
+    parser.add_argument("--noise", type=float, default=None, help="add sensor noise of S grey levels to every photo")
     args = parser.parse_args()
     game = get_game("catan")
     print(f"machine: {machine()}")
@@ -62,7 +64,8 @@ def main() -> None:
                 path = pathlib.Path(tmp) / f"{seed}.jpg"
                 jpeg = make_photo(sheet, marks, seed=seed, megapixels=mp)
                 jpeg = _lamp(jpeg) if lamp else jpeg
-                path.write_bytes(exposed(jpeg, args.gain, quality=90) if args.gain else jpeg)
+                jpeg = exposed(jpeg, args.gain, quality=90) if args.gain else jpeg
+                path.write_bytes(grainy(jpeg, args.noise, quality=90) if args.noise else jpeg)
                 read_photo(path)  # the first photo of a sheet draws its print: timed apart (cold)
                 start = time.perf_counter()
                 result = read_photo(path)
@@ -73,7 +76,8 @@ def main() -> None:
                     right += ok
                     flagged += r.unsure
                     wrong_quiet += not ok and not r.unsure
-            kind = f"{mp:>4.0f} MP{' under a warm lamp' if lamp else ''}{f' x{args.gain:g}' if args.gain else ''}"
+            kind = (f"{mp:>4.0f} MP{' under a warm lamp' if lamp else ''}{f' x{args.gain:g}' if args.gain else ''}"
+                    f"{f' noise {args.noise:g}' if args.noise else ''}")
             print(f"{kind}, {args.photos} photos, {places} places: right {right / places:.2%}, "
                   f"wrong and not flagged {wrong_quiet / places:.2%}, flagged {flagged / places:.2%}, "
                   f"read_photo median {statistics.median(times) * 1000:.0f} ms")

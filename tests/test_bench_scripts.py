@@ -40,6 +40,12 @@ def test_bench_catan_photo_reads_a_photo_too_bright_without_a_silent_error():
     assert "wrong and not flagged 0.00%" in line
 
 
+def test_bench_catan_photo_reads_a_grainy_photo_without_a_silent_error():
+    out = run("bench_catan_photo.py", "--photos", "1", "--only", "4", "--noise", "25")
+    line = next(line for line in out.splitlines() if "4 MP noise 25, 1 photos, 144 places" in line)
+    assert "wrong and not flagged 0.00%" in line
+
+
 def test_writer_digits_are_binarised_without_breaking_a_thin_stroke():
     """bench_photo --writers: a digit drawn with a thin pen, fainter than half grey along its
     middle, is kept whole (cut at a quarter); a firm digit is cut at half grey as before."""
