@@ -57,20 +57,24 @@ PYTHON = sys.executable
 def grainy(jpeg: bytes, sigma: float, seed: int = 7, quality: int = 95) -> bytes:
     """The photo with sensor noise of `sigma` grey levels added to every pixel and channel (what
     a phone shows in dim light), encoded again at `quality`."""
-    import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
-    noisy = np.clip(image + np.random.default_rng(seed).normal(0.0, sigma, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+    return _changed(jpeg, lambda image: image + np.random.default_rng(seed).normal(0.0, sigma, image.shape), quality)
 
 
 def exposed(jpeg: bytes, factor, quality: int = 95) -> bytes:
     """The photo with every pixel value multiplied by `factor` (one for all, or one per BGR
     channel), clipped to 0-255, encoded again at `quality`."""
+    import numpy as np
+
+    return _changed(jpeg, lambda image: image * np.asarray(factor, np.float32), quality)
+
+
+def _changed(jpeg: bytes, change, quality: int) -> bytes:
+    """The photo decoded (BGR, as floats), `change`d, clipped to 0-255 and encoded again."""
     import cv2
     import numpy as np
 
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
-    scaled = np.clip(image.astype(np.float32) * np.asarray(factor, np.float32), 0, 255).astype(np.uint8)
-    return cv2.imencode(".jpg", scaled, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(np.float32)
+    changed = np.clip(change(image), 0, 255).astype(np.uint8)
+    return cv2.imencode(".jpg", changed, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()

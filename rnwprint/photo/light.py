@@ -42,13 +42,20 @@ LIGHT_WHY = {"dark": "the photo is too dark here to tell what is written from th
 
 
 def _in_light(read: CellRead, light: str) -> CellRead:
-    """The read, flagged with the reason where the light left too little to read (where it
-    only faded the pen or hid a light one in grain, a cell read as written at least FADED_SURE
-    sure stands; but not a guarded number in grain, whose ring the grain may have drawn)."""
-    if not light or (light in ("faded", "grainy") and read.value not in (None, False)
-                     and read.confidence >= FADED_SURE and not (light == "grainy" and isinstance(read.value, Guarded))):
+    """The read, flagged with the reason where the light left too little to read (unless it
+    stands: _stands)."""
+    if not light or _stands(read, light):
         return read
     return replace(read, unsure=True, why=LIGHT_WHY[light], light="bright" if light == "faded" else light)
+
+
+def _stands(read: CellRead, light: str) -> bool:
+    """Where the light only faded the pen or hid a light one in grain, a cell read as written
+    at least FADED_SURE sure stands; but not a guarded number in grain, whose ring the grain
+    may have drawn."""
+    if light not in ("faded", "grainy") or read.value in (None, False) or read.confidence < FADED_SURE:
+        return False
+    return not (light == "grainy" and isinstance(read.value, Guarded))
 
 
 def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,

@@ -21,8 +21,8 @@ from rnwprint.photo.decide import (  # noqa: F401
     ALT_WEIGHT, AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
     _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
-    BORDER_MM, GRAIN_RANK, GRAIN_SPREAD, GRAIN_TIMES, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM,
-    TICK_EDGE, _darkest, _darkness, _grain, _ink, _share_inside, _take_print_away)
+    BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
+    _darkness, _grain, _ink, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank)
@@ -69,7 +69,6 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     and split into what the classifier reads (tools/train_digits.py trains on these too).
     `photo_px_per_mm` is how finely the photo itself saw the page (the page may be finer)."""
     coarse = photo_px_per_mm < COARSE_BELOW
-    floor = COARSE_INK_DARKNESS if coarse else INK_DARKNESS
     reads: dict[str, CellRead] = {}
     written = []
     raw, printed = _printed(sheet, px_per_mm)
@@ -90,7 +89,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     for cell, shift, light, dark, grain in seen:
         offset = (shift[1] / px_per_mm, shift[0] / px_per_mm)
         grain = min(max(grain, typical / GRAIN_SPREAD), typical * GRAIN_SPREAD)
-        ink = _ink(dark, max(INK_DARKNESS, grain))
+        floor = max(INK_DARKNESS, grain)
+        ink = _ink(dark, floor)
         share = cv2.countNonZero(ink) / ink.size if ink.size else 0.0
         if grain > GRAINY and not light:
             light = "grainy"  # a light stroke may be lost in the grain: only a sure read stands
@@ -104,13 +104,13 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             circled = False
             # blurred strokes of a coarse photo fade in places: a lower floor keeps them whole
             # (there blur, not grain, sets a cell's quartile: the grain is left out)
-            low = floor if coarse else max(floor, grain)
             if coarse:
-                ink = _ink(dark, low)
+                floor = COARSE_INK_DARKNESS
+                ink = _ink(dark, floor)
             why = ""
             if allows_guarded:
-                ink, circled, ringed = _remove_circle(ink, dark, low)
-                if not circled and (inside := _small_circle(ink, dark, low)) is not None:
+                ink, circled, ringed = _remove_circle(ink, dark, floor)
+                if not circled and (inside := _small_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
