@@ -156,6 +156,8 @@ def test_typed_in_variant_tower_and_descending_keys_name_the_variant(variant, ex
     ("t.1A6WC4", {"tower": T_TOWER}, r"'t.1A6WC4' is not the tower given under `tower` \(that one is t.N5S3\)"),
     ("eiffel", {"tower": T_TOWER}, r"'eiffel' is not the tower given under `tower`$"),
     ("eiffel", {"descending": "yes"}, r"descending: 'yes' is not true or false"),
+    ("eiffel-desc", {"descending": False}, r"descending = false, but the variant 'eiffel-desc' is the descending rule"),
+    ("t.N5S3-desc", {"tower": T_TOWER, "descending": False}, r"descending = false, but the variant 't.N5S3-desc'"),
 ])
 def test_typed_in_variant_that_contradicts_the_tower_is_refused(variant, extra, reason):
     with pytest.raises(ValueError, match=reason):
