@@ -166,6 +166,25 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
                                                                      cells=", ".join(g), first=main[0])))
 
 
+def _check_setup(board: Board, entries: Entries, colour: str, lang: str, violations: list[Violation]) -> None:
+    """Every player starts with a village and a road beside it ("adyacente al pueblo dibujará
+    1 carretera"): a player with towns and no road, or counted with nothing on the map, did not.
+    (Roads without a town are told by `_check_networks`.)"""
+    towns = sorted(v for v, (c, _) in board.corners.items() if c == colour)
+    if any(c == colour for c in board.roads.values()):
+        return
+    name = colour_name(colour, lang)
+    if towns:
+        violations.append(Violation("start", tuple(towns), t(lang, "catan.start_road", colour=name,
+                                                              cells=", ".join(towns))))
+        return
+    named = sorted(tid for tid, c in board.halls.items() if c == colour)
+    named += [f"{colour}_{k}" for k in COUNTERS if entries.counters.get(f"{colour}_{k}", 0)]
+    if named:
+        violations.append(Violation("start", tuple(named), t(lang, "catan.start_missing", colour=name,
+                                                             cells=", ".join(named))))
+
+
 def _check_halls(board: Board, lang: str, violations: list[Violation]) -> None:
     island = geo.island()
     for tid, colour in sorted(board.halls.items()):
@@ -264,6 +283,7 @@ def audit(entries: Entries, lang: str) -> Report:
     for colour in colours():
         if colour in builders:
             _check_networks(board, colour, lang, violations)
+        _check_setup(board, entries, colour, lang, violations)
     _check_halls(board, lang, violations)
     details = score(board, entries)
     free = [v for v in geo.island().corners if v not in entries.cells]  # a circle written on is not free

@@ -21,6 +21,7 @@ BASE = {
     "V03": "blue village", "E06": "blue", "E10": "blue", "V11": "blue village", "E17": "blue",
     "V15": "blue city", "T03": "blue",
 }
+GREEN = {"V21": "green village", "E32": "green"}  # a third player's start, apart from the others
 COUNTERS = {"red_knights": 3, "blue_knights": 1, "red_resources": 7, "blue_resources": 10, "red_victory_cards": 1}
 
 
@@ -127,7 +128,7 @@ def test_more_cards_than_the_deck_holds_is_a_bad_value(write, counter, value, fi
     report = audit(write, BASE, {**COUNTERS, **others, counter: value})
     assert found(report) == ([] if fine else [("bad-value", (counter,))])
     if not fine:  # one player over the deck alone is told once, not again with the others
-        over = audit(write, BASE, {**COUNTERS, counter: value, "green_" + counter.split("_", 1)[1]: 1})
+        over = audit(write, {**BASE, **GREEN}, {**COUNTERS, counter: value, "green_" + counter.split("_", 1)[1]: 1})
         assert found(over) == [("bad-value", (counter,))]
 
 
@@ -141,7 +142,7 @@ def test_all_players_together_hold_no_more_cards_than_the_one_deck(write, counte
     """ "Se mezclan las cartas de desarrollo y se forma una pila"; "25 Cartas de desarrollo: 14 Caballeros
     ... 5 Punto de victoria": one pile for everyone, so the knights all players played (8 + 7 = 15) or
     the victory cards they hold (3 + 3 = 6) cannot pass the deck's 14 or 5 even when each one alone does not."""
-    report = audit(write, BASE, counters)
+    report = audit(write, {**BASE, **GREEN}, counters)
     assert found(report) == [("bad-value", cells)]
     total = sum(counters.values())
     assert report.violations[0].message.startswith(f"{', '.join(cells)}: {total} together")
@@ -199,6 +200,23 @@ def test_a_colour_with_only_counters_is_a_player(write):
     report = audit(write, BASE, {**COUNTERS, "green_resources": 5})
     assert report.details["players"]["green"]["total"] == 1
     assert "green" not in audit(write, BASE, COUNTERS).details["players"]
+
+
+# "se turnan para dibujar en el mapa 1 pueblo en uno de los bordes del mapa [...] y adyacente al pueblo
+# dibujará 1 carretera": every player has a village and a road on the map
+@pytest.mark.parametrize("cells,counters,named,said", [
+    ({**BASE, "V21": "green village"}, {}, ("V21",), "green has villages or cities (V21) but no road"),
+    ({**BASE, "V21": "green city"}, {"green_resources": 3}, ("V21",), "green has villages or cities (V21) but no"),
+    (BASE, {"green_resources": 5, "green_knights": 1}, ("green_knights", "green_resources"),
+     "green has no village, city or road on the map, only green_knights, green_resources"),
+    ({**BASE, "T05": "green"}, {}, ("T05",), "only T05"),
+])
+def test_a_player_without_the_start_village_and_road_breaks_the_start(write, cells, counters, named, said):
+    report = audit(write, cells, counters)
+    assert ("start", named) in found(report) and said in report.to_text("en")
+    assert [v.rule for v in report.violations if "green" in v.message] in (["start"], ["start", "town-hall"])
+    assert found(audit(write, {**cells, **GREEN}, counters)) in ([], [("town-hall", ("T05",))])
+    assert found(audit(write, BASE, {"green_resources": 0})) == []  # a counter of 0 makes no player
 
 
 # "En caso de empate, ganará el jugador con mayor cantidad de ayuntamientos, si el empate persiste,
