@@ -290,6 +290,10 @@ def audit(entries: Entries, lang: str) -> Report:
     # not a violation: the game may have been stopped before the last circle was built
     details["notices"] = [{"rule": "unfinished", "cells": free,
                            "message": t(lang, "catan.unfinished", count=len(free), cells=", ".join(free))}] if free else []
+    if len(details["players"]) == 1:  # "De 2 a 4 jugadores"; a map may be typed in one player at a time
+        [alone] = details["players"]
+        details["notices"].append({"rule": "players", "cells": [],
+                                   "message": t(lang, "catan.one_player", colour=colour_name(alone, lang))})
     best = details["winners"][0] if details["winners"] else None
     total = details["players"][best]["total"] if best else 0
     return CatanReport("catan", entries.variant, entries.source, total, violations, details)

@@ -273,6 +273,9 @@ def test_one_player_alone_takes_the_awards_they_qualify_for_and_wins(write):
     assert red["points"] == {"villages": 0, "cities": 2, "town_halls": 0, "victory_cards": 0, "resources": 0,
                              "most_knights": 2, "most_roads": 2, "most_cities": 3}
     assert report.details["winners"] == ["red"] and report.score == 9
+    assert [n["rule"] for n in report.details["notices"]] == ["unfinished", "players"]
+    assert "only red is on the map: the game is for 2 to 4 players" in report.to_text("en")
+    assert "solo el jugador rojo está en el mapa" in audit(write, {"V01": "red city", "E02": "red"}, {}, "es").to_text("es")
     bare = audit(write, {"V01": "red village"}, {})  # no road at all is no "mayor cantidad de carreteras"
     assert bare.details["awards"]["most_roads"] is None and bare.details["players"]["red"]["total"] == 1
 
