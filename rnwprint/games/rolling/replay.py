@@ -8,7 +8,7 @@ import pathlib
 from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.core.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
-from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES,
+from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES, too_far,
                                           WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show, load_board)
 from rnwprint.locale import t
 
@@ -24,6 +24,8 @@ class _Replay:
         self.found: list[tuple[int, object, Violation]] = []  # (turn, merge key, violation)
         self.uses = {p: 0 for p in POWERS}
         self.fourth: dict[str, int] = {}  # power -> the turn of its 4th use
+        self.guards = 0  # numbers circled so far
+        self.unguarded: set[str] = set()  # circled after the three guards: bound as plain numbers
         self.turn = 0
 
     def add(self, rule: str, cells: tuple[str, ...], key: str, merge: object = None, **values) -> None:
@@ -38,15 +40,17 @@ class _Replay:
         return name if face is None else t(self.lang, "rolling-audit.die_face", die=name, face=face)
 
     # the neighbour rule, without powers
+    def bound(self, code: str) -> int | None:
+        """The number in `code` the neighbour rule binds: a plain one, or a circle after the three guards."""
+        m = self.state.get(code)
+        if type(m) is Guarded and code in self.unguarded:
+            return m.value
+        return m if type(m) is int else None
+
     def legal(self, code: str, face: int) -> bool:
-        state = self.state
-        if code in state:
+        if code in self.state:
             return False
-        for nb in self.board.neighbours[code]:
-            m = state.get(nb)
-            if type(m) is int and abs(m - face) > 1:
-                return False
-        return True
+        return not any(m is not None and too_far(m, face) for m in map(self.bound, self.board.neighbours[code]))
 
     def legal_cells(self, cells, face: int) -> list[str]:
         return sorted(c for c in cells if self.legal(c, face))
@@ -95,17 +99,22 @@ class _Replay:
         region, and a wild die's anywhere, "en dos regiones diferentes" too)."""
         board, state = self.board, self.state
         self.check_place(code, w.die, wild)
+        if guard:
+            self.guards += 1
+            if self.guards > USES:  # "Tres veces durante la partida podrás resguardar un número"
+                self.unguarded.add(code)
+                guard = False
         if face is None:
             state[code] = UNKNOWN
             return
         if not guard:
             for nb in sorted(board.neighbours[code]):
-                m = state.get(nb)
-                if type(m) is int and abs(m - face) > 1:
+                m = self.bound(nb)
+                if m is not None and too_far(m, face):
                     pair = tuple(sorted((code, nb)))
                     self.add("neighbour", pair, "rolling-audit.neighbour_at", ("neighbour", pair), value=face,
                              cell=self.cell(code), other_value=m, other=self.cell(nb))
-        state[code] = Guarded(face) if guard else face
+        state[code] = Guarded(face) if guard or code in self.unguarded else face
 
     def check_place(self, code: str, die: str, wild: bool) -> None:
         """A cell may be written once, and only in the die's region unless the die is wild."""
@@ -182,7 +191,14 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     """Audit the sheet, then replay the game log from an empty sheet and append what it breaks
     (see the module docstring); details gain a "log" entry."""
     log = load_log(log_path, board)
-    sheet = _audit(entries, board, lang)
+    played = [turn for turn in log.turns if turn.writes]
+    last = played[-1].number if played else 0
+    run = _Replay(board, lang)
+    for turn in log.turns[:last]:
+        run.play(turn)
+    # the log says which circles were the three guards; the sheet alone could only guess
+    guards = {code for code, m in run.state.items() if type(m) is Guarded and code not in run.unguarded}
+    sheet = _audit(entries, board, lang, guards)
     violations = list(sheet.violations)
     index: dict[object, int] = {}
     for i, v in enumerate(violations):
@@ -193,12 +209,6 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     powers_over = [p for p in POWERS if sheet.details["counters"][p] > USES]
     for p, i in zip(powers_over, (i for i, v in enumerate(violations) if v.rule == "power-count")):
         index[("power-count", p)] = i
-
-    played = [turn for turn in log.turns if turn.writes]
-    last = played[-1].number if played else 0
-    run = _Replay(board, lang)
-    for turn in log.turns[:last]:
-        run.play(turn)
 
     counters = sheet.details["counters"]
     run.turn = _END

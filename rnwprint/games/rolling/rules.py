@@ -51,7 +51,8 @@ Check a finished sheet against its log with `rnwprint audit SHEET.toml --log LOG
 Rules reported
 --------------
 Sheet (`rnwprint audit SHEET`): bad-value (a number no die shows), neighbour (two unguarded
-neighbouring numbers differ by more than 1; each pair once), guard-count (more circles than
+neighbouring numbers differ by more than 1; each pair once; of more than three circled
+numbers, only the three that spare the most pairs are guards), guard-count (more circles than
 guards ticked), power-count (a power counter over 3), round-count (rounds over 8),
 number-count (more numbers than dice).
 Log (`--log`), each naming its turn: missed-number (X or nothing although a legal cell
@@ -68,6 +69,8 @@ Choices where the rules are silent
 - Score (fewest wins) = X cells + blank cells + one per violation. A cell holding a value no
   die shows (0, 7, "(9)") is a `bad-value` violation and counts through that only.
 - A circled bad value still counts as a circle for `guard-count`.
+- Of more than three circled numbers, the three that spare the most neighbour pairs are the
+  guards on a sheet alone, the first three written in a log; the others bind as plain numbers.
 - `rounds` ticked over 8 is `round-count`; fewer is not a violation (shown in details).
 - More numbers on the sheet than 8 rounds x 3 turns x 2 dice = 48, plus the dupes ticked
   (at most 3 counted), is `number-count`: no game can produce them.
@@ -91,6 +94,7 @@ Choices where the rules are silent
 from __future__ import annotations
 
 import functools
+import itertools
 import tomllib
 from dataclasses import dataclass
 
@@ -204,6 +208,11 @@ def _show(lang: str, mark: Mark | None) -> str:
     return t(lang, "rolling-audit.blank") if mark is None else str(mark)
 
 
+def too_far(a: int, b: int) -> bool:
+    """The neighbour rule: two neighbouring numbers may differ by at most 1."""
+    return abs(a - b) > 1
+
+
 # --- the audit of a finished sheet --------------------------------------------------------
 
 @dataclass
@@ -214,13 +223,16 @@ class _Audit:
     details: dict
 
 
-def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
+def _audit(entries: Entries, board: Board, lang: str, guards: set[str] | None = None) -> _Audit:
+    """The sheet's violations and counts; `guards`: the circled cells a game log says were the
+    three guards (without a log, `_guards` chooses)."""
     marks = entries.cells
     counters = {name: entries.counters.get(name, 0) for name in COUNTERS}
     found: dict[str, list[Violation]] = {rule: [] for rule in SHEET_RULES}
     free: dict[str, int] = {}  # unguarded numbers 1-6: the ones the neighbour rule binds
     numbers = xs = blanks = 0
     circled: list[str] = []
+    circled_numbers: dict[str, int] = {}
     regions = {}
     for colour, cells in board.regions.items():
         r_numbers = r_xs = r_blanks = 0
@@ -240,14 +252,19 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
                     lang, "rolling-audit.bad_value", cell=_cell(board, code), value=mark)))
                 continue
             r_numbers += 1
-            if not isinstance(mark, Guarded):
+            if isinstance(mark, Guarded):
+                circled_numbers[code] = value
+            else:
                 free[code] = value
         regions[colour] = {"numbers": r_numbers, "xs": r_xs, "blanks": r_blanks}
         numbers, xs, blanks = numbers + r_numbers, xs + r_xs, blanks + r_blanks
 
+    if guards is None:
+        guards = _guards(circled_numbers, free, board.pairs)
+    free.update((code, v) for code, v in circled_numbers.items() if code not in guards)
     for a, b in board.pairs:
         va, vb = free.get(a), free.get(b)
-        if va is not None and vb is not None and abs(va - vb) > 1:
+        if va is not None and vb is not None and too_far(va, vb):
             found["neighbour"].append(Violation("neighbour", (a, b), t(
                 lang, "rolling-audit.neighbour", a=_cell(board, a), va=va, b=_cell(board, b), vb=vb)))
 
@@ -280,6 +297,23 @@ def _audit(entries: Entries, board: Board, lang: str) -> _Audit:
         "regions": regions,
     }
     return _Audit(violations, xs, blanks, details)
+
+
+def _guards(circled: dict[str, int], plain: dict[str, int], pairs) -> set[str]:
+    """The circled numbers the neighbour rule spares. "Tres veces durante la partida podrás
+    resguardar un número": of more than three circles, the three that spare the most
+    neighbour pairs (a finished sheet does not show which came first); the others are
+    checked as plain numbers (a circle that spares nothing is spared nothing)."""
+    numbers = {**plain, **circled}
+    spares: dict[str, set] = {code: set() for code in sorted(circled)}
+    for a, b in pairs:
+        if a in numbers and b in numbers and too_far(numbers[a], numbers[b]):
+            for code in (a, b):
+                if code in spares:
+                    spares[code].add((a, b))
+    candidates = [code for code, spared in spares.items() if spared]
+    return set(max(itertools.combinations(candidates, min(USES, len(candidates))),
+                   key=lambda three: len(set().union(*(spares[code] for code in three)))))
 
 
 def audit(game_name: str, entries: Entries, lang: str) -> Report:

@@ -418,3 +418,38 @@ def test_no_more_numbers_than_dice_rolled_and_dupes(play):
     assert report.violations[1].message == \
         "52 numbers written, but a game gives only 51 dice to write (48 + dupes)"
     assert rules(audit_sheet(sheet(dict(list(all_threes.items())[:51]), ES, dupe=3), ES, "en")) == []
+
+
+# "Tres veces durante la partida podrás resguardar un número [...] puedes ignorar la 'Regla de
+# Estados Vecinos' para dicho número": three circles are spared, not more
+
+def test_only_three_circled_numbers_are_spared_the_neighbour_rule():
+    """Of four circles a finished sheet shows, the three that spare the most pairs are the
+    guards (the sheet does not say which came first); the fourth is checked as a plain number."""
+    cells = {"GA": Guarded(6), "AL": 1, "FL": 1, "SC": 1,  # spares 3 pairs
+             "TX": Guarded(6), "OK": 1, "NM": 1,  # 2
+             "ID": Guarded(6), "WA": 1, "OR": 1,  # 2
+             "ME": Guarded(6), "NH": 1}  # 1: the one left
+    report = audit_sheet(sheet(cells, guard=3), US, "en")
+    assert rules(report) == [("neighbour", ("ME", "NH")), ("guard-count", ("GA", "ID", "ME", "TX"))]
+    three = {code: v for code, v in cells.items() if code not in ("ME", "NH")}
+    assert audit_sheet(sheet(three, guard=3), US, "en").valid
+    plain = {code: v.value if isinstance(v, Guarded) else v for code, v in cells.items()}
+    assert len(audit_sheet(sheet(plain), US, "en").violations) == 8
+
+
+def test_a_circle_after_the_third_guard_binds_as_a_plain_number(play):
+    """In a log the order is known: the fourth circled number breaks the rule when written,
+    and binds the numbers written beside it later."""
+    turns = (({"white": 1, "red": 6}, [{"die": "white", "cell": "OK"}, {"die": "red", "cell": "TX", "guard": True}]),
+             ({"blue": 1, "green": 6}, [{"die": "blue", "cell": "NH"}, {"die": "green", "cell": "ME", "guard": True}]),
+             ({"yellow": 1, "orange": 6}, [{"die": "yellow", "cell": "OR"},
+                                           {"die": "orange", "cell": "WA", "guard": True}]),
+             ({"purple": 1, "white": 6}, [{"die": "purple", "cell": "AL"}, {"die": "white", "cell": "FL", "guard": True}]),
+             ({"red": 1, "blue": 2}, [{"die": "red", "cell": "GA"}, {"die": "blue", "cell": "KS"}]))
+    report = play(*turns)
+    found = [v for v in report.violations if v.rule == "neighbour"]
+    assert [v.cells for v in found] == [("AL", "FL"), ("FL", "GA")]
+    assert found[0].message.startswith("turn 4: 6 in FL (Florida) next to 1 in AL (Alabama)")
+    assert found[1].message.startswith("turn 5: 1 in GA (Georgia) next to 6 in FL (Florida)")
+    assert ("power-count", ()) in rules(report)
