@@ -196,9 +196,9 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     run = _Replay(board, lang)
     for turn in log.turns[:last]:
         run.play(turn)
-    # the log says which circles were the three guards; the sheet alone could only guess
-    guards = {code for code, m in run.state.items() if type(m) is Guarded and code not in run.unguarded}
-    sheet = _audit(entries, board, lang, guards)
+    # the log says which circles it wrote were the three guards; the sheet alone could only guess
+    logged = {code: code not in run.unguarded for code, m in run.state.items() if type(m) is Guarded}
+    sheet = _audit(entries, board, lang, logged)
     violations = list(sheet.violations)
     index: dict[object, int] = {}
     for i, v in enumerate(violations):

@@ -223,9 +223,10 @@ class _Audit:
     details: dict
 
 
-def _audit(entries: Entries, board: Board, lang: str, guards: set[str] | None = None) -> _Audit:
-    """The sheet's violations and counts; `guards`: the circled cells a game log says were the
-    three guards (without a log, `_guards` chooses)."""
+def _audit(entries: Entries, board: Board, lang: str, logged: dict[str, bool] | None = None) -> _Audit:
+    """The sheet's violations and counts; `logged`: the circled cells a game log wrote, each
+    with whether it was one of the three guards (`_guards` chooses among the others, from the
+    guards the log left)."""
     marks = entries.cells
     counters = {name: entries.counters.get(name, 0) for name in COUNTERS}
     found: dict[str, list[Violation]] = {rule: [] for rule in SHEET_RULES}
@@ -259,8 +260,10 @@ def _audit(entries: Entries, board: Board, lang: str, guards: set[str] | None = 
         regions[colour] = {"numbers": r_numbers, "xs": r_xs, "blanks": r_blanks}
         numbers, xs, blanks = numbers + r_numbers, xs + r_xs, blanks + r_blanks
 
-    if guards is None:
-        guards = _guards(circled_numbers, free, board.pairs)
+    logged = logged or {}
+    unlogged = {code: v for code, v in circled_numbers.items() if code not in logged}
+    guards = {code for code, guard in logged.items() if guard}
+    guards |= _guards(unlogged, free, board.pairs, max(USES - len(guards), 0))
     free.update((code, v) for code, v in circled_numbers.items() if code not in guards)
     for a, b in board.pairs:
         va, vb = free.get(a), free.get(b)
@@ -299,9 +302,9 @@ def _audit(entries: Entries, board: Board, lang: str, guards: set[str] | None = 
     return _Audit(violations, xs, blanks, details)
 
 
-def _guards(circled: dict[str, int], plain: dict[str, int], pairs) -> set[str]:
+def _guards(circled: dict[str, int], plain: dict[str, int], pairs, most: int = USES) -> set[str]:
     """The circled numbers the neighbour rule spares. "Tres veces durante la partida podrás
-    resguardar un número": of more than three circles, the three that spare the most
+    resguardar un número": of more than `most` circles, the `most` that spare the most
     neighbour pairs (a finished sheet does not show which came first); the others are
     checked as plain numbers (a circle that spares nothing is spared nothing)."""
     numbers = {**plain, **circled}
@@ -312,7 +315,7 @@ def _guards(circled: dict[str, int], plain: dict[str, int], pairs) -> set[str]:
                 if code in spares:
                     spares[code].add((a, b))
     candidates = [code for code, spared in spares.items() if spared]
-    return set(max(itertools.combinations(candidates, min(USES, len(candidates))),
+    return set(max(itertools.combinations(candidates, min(most, len(candidates))),
                    key=lambda three: len(set().union(*(spares[code] for code in three)))))
 
 

@@ -453,3 +453,19 @@ def test_a_circle_after_the_third_guard_binds_as_a_plain_number(play):
     assert found[0].message.startswith("turn 4: 6 in FL (Florida) next to 1 in AL (Alabama)")
     assert found[1].message.startswith("turn 5: 1 in GA (Georgia) next to 6 in FL (Florida)")
     assert ("power-count", ()) in rules(report)
+
+
+def test_circles_a_log_does_not_reach_share_the_guards_it_left(play):
+    """A log that stops early names one guard; two more circles on the sheet are still guards,
+    a fourth is not (the sheet's cells beyond the log are mismatches, told apart)."""
+    turns = (({"white": 1, "red": 6}, [{"die": "white", "cell": "OK"}, {"die": "red", "cell": "TX", "guard": True}]),)
+    cells = dict(final_sheet(turns).cells, ME=Guarded(6), NH=1, WA=Guarded(6), OR=1)
+    report = play(*turns, against=sheet(cells, guard=3))
+    assert [v.cells for v in report.violations if v.rule == "neighbour"] == []
+    report = play(*turns, against=sheet(dict(cells, AL=Guarded(6), FL=1), guard=3))
+    assert len([v for v in report.violations if v.rule == "neighbour"]) == 1  # one of three circles alike
+    three = turns + (({"blue": 1, "green": 6}, [{"die": "blue", "cell": "NH"}, {"die": "green", "cell": "ME", "guard": True}]),
+                     ({"yellow": 1, "orange": 6}, [{"die": "yellow", "cell": "OR"},
+                                                   {"die": "orange", "cell": "WA", "guard": True}]))
+    report = play(*three, against=sheet(dict(cells, AL=Guarded(6), FL=1), guard=4))
+    assert [v.cells for v in report.violations if v.rule == "neighbour"] == [("AL", "FL")]  # none left for it
