@@ -220,6 +220,9 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
         if run.uses[power] > counters[power]:
             run.add("power-unticked", (), "rolling-audit.power_unticked", ("power", power), power=name,
                     count=run.uses[power], ticked=counters[power])
+    rounds = last // TURNS_PER_ROUND  # each round ended ticks "la primera casilla vacía de 'ronda'"
+    if rounds > counters["rounds"]:
+        run.add("rounds-unticked", (), "rolling-audit.rounds_unticked", count=rounds, ticked=counters["rounds"])
     for code in sorted(board.cells):
         logged, shown = run.state.get(code), entries.cells.get(code)
         if logged != UNKNOWN and not _same(logged, shown):

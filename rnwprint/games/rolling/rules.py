@@ -62,6 +62,7 @@ unless the die is wild: the white die or a colour change), neighbour (at the tim
 writing), die-not-rolled, die-used-twice, dice-bag (a die drawn twice in one round),
 seed-mismatch, round-count (more than 24 turns), power-count (a
 power used over 3 times), power-unticked (used more often than ticked on the sheet),
+rounds-unticked (fewer rounds ticked on the sheet than the log has ended),
 log-mismatch (a cell where the log leads elsewhere than the sheet, log vs sheet value).
 
 Choices where the rules are silent
@@ -88,7 +89,7 @@ Choices where the rules are silent
   a neighbour pair or a power used over 3 times.
 - Order: sheet violations by rule (bad-value, neighbour, guard-count, power-count,
   round-count, number-count), then by cell code; log violations follow in turn order, then
-  power-count, power-unticked, log-mismatch (by cell code).
+  power-count, power-unticked, rounds-unticked, log-mismatch (by cell code).
 """
 
 from __future__ import annotations

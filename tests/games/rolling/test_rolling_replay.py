@@ -231,9 +231,26 @@ def test_a_die_drawn_twice_in_a_round(log):
                ({"yellow": 3, "white": 2}, [{"die": "yellow", "cell": "AR"}, {"die": "white", "cell": "MI"}]),
                ({"green": 1, "blue": 1}, [{"die": "green", "cell": "WY"}, {"die": "blue", "cell": "ND"}]))
     cells = {"TX": 3, "GA": 2, "OK": 3, "MN": 2, "AR": 3, "MI": 2, "WY": 1, "ND": 1}
-    report = replay(sheet(cells), US, path, "en")
+    report = replay(sheet(cells, rounds=1), US, path, "en")
     assert rules(report) == [("dice-bag", ())]  # turn 4 starts round 2: a full bag again
     assert report.violations[0].message == "turn 2: the green die was already drawn from the bag in round 1"
+
+
+def test_each_round_ended_is_ticked_on_the_sheet(log):
+    """"Una ronda acaba cuando haya 6 dados fuera de la bolsa. Cuando esto ocurra, [...] tachan la
+    primera casilla vacía de 'ronda'": after 4 turns one round has ended, the second not yet."""
+    path = log(({"green": 3, "red": 2}, [{"die": "green", "cell": "TX"}, {"die": "red", "cell": "GA"}]),
+               ({"white": 3, "blue": 2}, [{"die": "white", "cell": "OK"}, {"die": "blue", "cell": "MN"}]),
+               ({"yellow": 3, "orange": 2}, [{"die": "yellow", "cell": "AR"}, {"die": "orange", "cell": "AZ"}]),
+               ({"green": 1, "blue": 1}, [{"die": "green", "cell": "WY"}, {"die": "blue", "cell": "ND"}]))
+    cells = {"TX": 3, "GA": 2, "OK": 3, "MN": 2, "AR": 3, "AZ": 2, "WY": 1, "ND": 1}
+    assert rules(replay(sheet(cells, rounds=1), US, path, "en")) == []
+    assert rules(replay(sheet(cells, rounds=2), US, path, "en")) == []  # ticking ahead is not a fault
+    report = replay(sheet(cells), US, path, "en")
+    assert rules(report) == [("rounds-unticked", ())]
+    assert report.violations[0].message == "the log has ended 1 round(s) but 0 are ticked on the sheet's round track"
+    spanish = replay(sheet(cells), US, path, "es").violations[0].message
+    assert spanish == "el registro ha terminado 1 ronda(s), pero hay 0 marcada(s) en la hoja"
 
 
 def test_dice_not_the_seeds(tmp_path):
