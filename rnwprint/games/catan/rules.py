@@ -167,9 +167,9 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
 
 
 def _check_setup(board: Board, entries: Entries, colour: str, lang: str, violations: list[Violation]) -> None:
-    """Every player starts with a village and a road beside it ("adyacente al pueblo dibujará
-    1 carretera"): a player with towns and no road, or counted with nothing on the map, did not.
-    (Roads without a town are told by `_check_networks`.)"""
+    """Every player (`score`'s) starts with a village and a road beside it ("adyacente al pueblo
+    dibujará 1 carretera"): one with towns and no road, or counted with nothing on the map, did
+    not. (Roads without a town are told by `_check_networks`.)"""
     towns = sorted(v for v, (c, _) in board.corners.items() if c == colour)
     if any(c == colour for c in board.roads.values()):
         return
@@ -180,9 +180,8 @@ def _check_setup(board: Board, entries: Entries, colour: str, lang: str, violati
         return
     named = sorted(tid for tid, c in board.halls.items() if c == colour)
     named += [f"{colour}_{k}" for k in COUNTERS if entries.counters.get(f"{colour}_{k}", 0)]
-    if named:
-        violations.append(Violation("start", tuple(named), t(lang, "catan.start_missing", colour=name,
-                                                             cells=", ".join(named))))
+    violations.append(Violation("start", tuple(named), t(lang, "catan.start_missing", colour=name,
+                                                         cells=", ".join(named))))
 
 
 def _check_halls(board: Board, lang: str, violations: list[Violation]) -> None:
@@ -280,12 +279,13 @@ def audit(entries: Entries, lang: str) -> Report:
             violations.append(Violation("bad-value", tuple(names), t(lang, "catan.bad_counter_total",
                                                                      names=", ".join(names), value=total, most=most)))
     builders = {o for o, _ in board.corners.values()} | set(board.roads.values())
+    details = score(board, entries)
     for colour in colours():
         if colour in builders:
             _check_networks(board, colour, lang, violations)
-        _check_setup(board, entries, colour, lang, violations)
+        if colour in details["players"]:
+            _check_setup(board, entries, colour, lang, violations)
     _check_halls(board, lang, violations)
-    details = score(board, entries)
     free = [v for v in geo.island().corners if v not in entries.cells]  # a circle written on is not free
     # not a violation: the game may have been stopped before the last circle was built
     details["notices"] = [{"rule": "unfinished", "cells": free,
