@@ -40,6 +40,9 @@ class Game:
     cell_ids: Callable[[str], frozenset[str]] | None = None
     languages: tuple[str, ...] = ("es", "en")
     counters: dict[str, str] = field(default_factory=dict)  # name -> description
+    # the score boxes a player writes a total in (typed in under [totals]; the audit checks
+    # them): name -> the locale key of what the box holds
+    totals: dict[str, str] = field(default_factory=dict)
     allows_guarded: bool = False
     replay: Callable[[Entries, pathlib.Path, str], Report] | None = None  # audit against a game log
     # game-specific top-level keys a typed-in file may carry (e.g. a custom tower's drawing)

@@ -41,6 +41,11 @@ def typed_in(kind: str) -> list[str]:
     return [b for b in blocks("toml") if marker in b and b.lstrip().startswith("game")]
 
 
+def sheet_example(game: str, has: str = "") -> str:
+    """The README's first typed-in sheet of `game` whose text holds `has`."""
+    return next(b for b in typed_in("sheet") if f'game = "{game}"' in b and has in b)
+
+
 ROLLING_ESPANA_SHEET = 'game = "rolling-espana"\n[cells]\nM = 3\nTO = 4\n[counters]\nrounds = 8\n'
 
 
@@ -48,10 +53,9 @@ ROLLING_ESPANA_SHEET = 'game = "rolling-espana"\n[cells]\nM = 3\nTO = 4\n[counte
 def folder(tmp_path, monkeypatch):
     """A folder holding every file the README's examples read."""
     monkeypatch.chdir(tmp_path)
-    sheet_toml = typed_in("sheet")[0]
-    (tmp_path / "a.toml").write_text(sheet_toml, encoding="utf-8")
+    (tmp_path / "a.toml").write_text(typed_in("sheet")[0], encoding="utf-8")
     (tmp_path / "b.json").write_text('{"game": "twenty-one", "variant": "B", "cells": {"R1C1": 6}}')
-    (tmp_path / "america.toml").write_text(typed_in("sheet")[1], encoding="utf-8")
+    (tmp_path / "america.toml").write_text(sheet_example("rolling-america"), encoding="utf-8")
     (tmp_path / "game.toml").write_text(typed_in("log")[0], encoding="utf-8")
     (tmp_path / "hoja.toml").write_text(ROLLING_ESPANA_SHEET, encoding="utf-8")
     (tmp_path / "mine.txt").write_text("  []\n [][]\n[][][]\n", encoding="utf-8")
@@ -105,8 +109,18 @@ def test_every_typed_in_example_in_the_readme_audits(tmp_path, example, capsys):
 
 def test_the_game_log_example_in_the_readme_replays(tmp_path, capsys):
     sheet, log = tmp_path / "sheet.toml", tmp_path / "log.toml"
-    sheet.write_text(typed_in("sheet")[1], encoding="utf-8")
+    sheet.write_text(sheet_example("rolling-america"), encoding="utf-8")
     log.write_text(typed_in("log")[0], encoding="utf-8")
     code, out, err = main(["audit", str(sheet), "--log", str(log)]), *capsys.readouterr()
     # the example is one turn of a log seeded 7: its dice are not seed 7's, and the rest is unplayed
     assert code == 1 and "seed-mismatch" in out, err
+
+
+def test_the_score_box_examples_in_the_readme_say_what_the_readme_shows(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    pathlib.Path("pilar.toml").write_text(sheet_example("twenty-one", "[totals]"), encoding="utf-8")
+    shown = README.split("$ rnwprint audit pilar.toml --lang en\n", 1)[1].split("```", 1)[0]
+    assert main(["audit", "pilar.toml", "--lang", "en"]) == 1
+    assert capsys.readouterr().out == shown
+    pathlib.Path("america.toml").write_text(sheet_example("rolling-america", "[totals]"), encoding="utf-8")
+    assert main(["audit", "america.toml"]) == 0  # its X box is right

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from rnwprint.core.errors import RnwError
 
-TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters")
+TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
 MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
 MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
@@ -41,6 +41,7 @@ class Entries:
     cells: dict[str, Mark] = field(default_factory=dict)  # blank cells are absent
     counters: dict[str, int] = field(default_factory=dict)
     lang: str | None = None
+    totals: dict[str, int] = field(default_factory=dict)  # score boxes the player wrote in (blank: absent)
 
 
 def read_text(path: str | pathlib.Path, what: str) -> str:
@@ -171,6 +172,36 @@ def _name(key: str) -> str:
     return key if key.isprintable() and len(key) <= 40 else _show(key)
 
 
+_NUMBER_TABLES = {  # table -> (what a key names, what keys name, what the table holds)
+    "counters": ("counter", "counters", "counter = number"),
+    "totals": ("score box", "score boxes", "score box = the number written in it"),
+}
+
+
+def _whole_numbers(data: dict, table: str, known: dict[str, str], problems: list[str],
+                   blank_ok: bool = False) -> dict[str, int]:
+    """The table's known names -> whole numbers >= 0 (`blank_ok`: "" for a blank, left out);
+    each problem appended to `problems`."""
+    what, whats, shape = _NUMBER_TABLES[table]
+    given = data.get(table, {})
+    if not isinstance(given, dict):
+        problems.append(f"{table}: expected a table of {shape}")
+        return {}
+    numbers = {}
+    for name, value in given.items():
+        if name not in known:
+            problems.append(f"{table}.{_name(name)}: unknown {what}; valid {whats}: "
+                            f"{', '.join(known) or 'none for this game'}")
+        elif blank_ok and value == "":
+            continue
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            problems.append(f"{table}.{name}: {_show(value)} is not a whole number >= 0"
+                            + (' (or "" for blank)' if blank_ok else ""))
+        else:
+            numbers[name] = value
+    return numbers
+
+
 def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     """One typed-in value -> int, "X", Guarded or None (blank). ValueError says why not."""
     if isinstance(value, bool) or value is None:
@@ -204,7 +235,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     """Check a loaded document against `game` and report every problem at once."""
     source = str(path)
     problems: list[str] = []
-    keys = TOP_LEVEL_KEYS + game.extra_keys
+    keys = tuple(k for k in TOP_LEVEL_KEYS if k != "totals" or game.totals) + game.extra_keys
     for key in data:
         if key not in keys:
             problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
@@ -242,18 +273,9 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         if mark is not None:
             entries.cells[cell_id] = mark
 
-    counters = data.get("counters", {})
-    if not isinstance(counters, dict):
-        problems.append("counters: expected a table of counter = number")
-        counters = {}
-    for name, value in counters.items():
-        if name not in game.counters:
-            valid = ", ".join(game.counters) or "none for this game"
-            problems.append(f"counters.{_name(name)}: unknown counter; valid counters: {valid}")
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            problems.append(f"counters.{name}: {_show(value)} is not a whole number >= 0")
-        else:
-            entries.counters[name] = value
+    entries.counters = _whole_numbers(data, "counters", game.counters, problems)
+    if game.totals:  # elsewhere "totals" is an unknown key, said above
+        entries.totals = _whole_numbers(data, "totals", game.totals, problems, blank_ok=True)
 
     if problems:
         raise RnwError("\n".join(f"{source}: {p}" for p in problems))
@@ -312,9 +334,10 @@ def toml_value(value: object) -> str:
     return str(value)
 
 
-def typed_in(comments: list[str], keys: list[Line], cells: list[Line], counters: list[Line]) -> str:
+def typed_in(comments: list[str], keys: list[Line], cells: list[Line], counters: list[Line],
+             totals: list[Line] = ()) -> str:
     """A typed-in sheet file: `comments` (# lines) first, the top-level `keys` (game, variant …),
-    the [cells] table with its ids aligned, then the [counters] table if any."""
+    the [cells] table with its ids aligned, then the [counters] and [totals] tables if any."""
     def line(key: str, value: object, comment: str, width: int = 0) -> str:
         return f"{key:<{width}} = {toml_value(value)}" + (f"  # {comment}" if comment is not None else "")
 
@@ -323,4 +346,6 @@ def typed_in(comments: list[str], keys: list[Line], cells: list[Line], counters:
     lines += [line(key, value, comment, width) for key, value, comment in cells]
     if counters:
         lines += ["", "[counters]"] + [line(*c) for c in counters]
+    if totals:
+        lines += ["", "[totals]"] + [line(*c, max(len(key) for key, _, _ in totals)) for c in totals]
     return "\n".join(lines) + "\n"

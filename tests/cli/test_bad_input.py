@@ -402,7 +402,7 @@ def test_audit_of_keys_and_values_with_lone_surrogates_escapes_them(cli, write):
     result = cli("audit", path)
     assert result.code == 2
     assert result.err.splitlines() == [
-        f"rnwprint: {path}: '\\udc00': unknown key; valid keys are game, variant, lang, cells, counters",
+        f"rnwprint: {path}: '\\udc00': unknown key; valid keys are game, variant, lang, cells, counters, totals",
         f"{path}: cells.R1C1: '\\ud800' is not a whole number or \"X\"",
     ]
 
@@ -434,6 +434,30 @@ def test_audit_of_a_negative_counter_is_refused(cli, write):
     result = cli("audit", path)
     assert result.code == 2
     assert one_line(result) == f"rnwprint: {path}: counters.guard: -1 is not a whole number >= 0"
+
+
+@pytest.mark.parametrize("totals, reason", [
+    ("row1 = -3", 'totals.row1: -3 is not a whole number >= 0 (or "" for blank)'),
+    ('row1 = "twenty"', """totals.row1: 'twenty' is not a whole number >= 0 (or "" for blank)"""),
+    ("row1 = 2.5", 'totals.row1: 2.5 is not a whole number >= 0 (or "" for blank)'),
+    ("row6 = 3", "totals.row6: unknown score box; valid score boxes: row1, row2, row3, row4, row5, total"),
+])
+def test_audit_of_a_bad_score_box_names_it_and_writes_nothing(cli, write, totals, reason):
+    path = write("boxes.toml", GOOD + "[totals]\n" + totals + "\n")
+    result = cli("audit", path)
+    assert result.code == 2 and result.out == ""
+    assert one_line(result) == f"rnwprint: {path}: {reason}"
+
+
+def test_audit_of_score_boxes_on_a_sheet_without_them_is_an_unknown_key(cli, write):
+    path = write("tower.toml", 'game = "roll-to-the-top"\n[totals]\nx = 3\n')
+    assert one_line(cli("audit", path)) == (f"rnwprint: {path}: totals: unknown key; "
+                                            "valid keys are game, variant, lang, cells, counters, tower, descending")
+
+
+def test_a_blank_score_box_is_not_judged(cli, write):
+    path = write("blank.toml", GOOD + '[totals]\nrow1 = ""\ntotal = 7\n')  # a 6 in its field: 6 + 1
+    assert cli("audit", path).code == 0
 
 
 def test_audit_of_toml_with_a_nul_byte_is_one_line(cli, tmp_path):

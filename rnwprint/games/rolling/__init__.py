@@ -24,6 +24,7 @@ def _game(name: str, variant: str) -> Game:
         audit=lazy("rnwprint.games.rolling.rules:audit", name),
         replay=lazy("rnwprint.games.rolling.replay:replay_game", name),
         counters=COUNTERS,
+        totals={"x": "rolling-audit.total_x"},
         allows_guarded=True,
         commands="rnwprint.games.rolling.commands",
     )

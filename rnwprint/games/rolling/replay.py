@@ -9,7 +9,8 @@ from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.core.report import Report, Violation
 from rnwprint.games.rolling.log import GameLog, Turn, Write, load_log, roll_game
 from rnwprint.games.rolling.rules import (_END, POWERS, ROUNDS, TURNS, TURNS_PER_ROUND, UNKNOWN, USES, too_far,
-                                          WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show, load_board)
+                                          WILD, Board, NAME_KEYS, _audit, _cell, _colour, _show, load_board,
+                                          written_x)
 from rnwprint.locale import t
 
 
@@ -255,5 +256,6 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
         "violations": len(log_violations),
         "merged": merged,
     }
-    return Report(board.game, entries.variant, entries.source,
-                  sheet.xs + sheet.blanks + len(violations), violations, details)
+    score = sheet.xs + sheet.blanks + len(violations)
+    return Report(board.game, entries.variant, entries.source, score,
+                  violations + written_x(entries, sheet, score, lang), details)

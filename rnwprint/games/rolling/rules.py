@@ -333,5 +333,18 @@ def cell_ids(game_name: str, variant: str) -> frozenset[str]:
 def audit_sheet(entries: Entries, board: Board, lang: str) -> Report:
     """Check a finished typed-in sheet; score = Xs + blanks + one per violation (fewest wins)."""
     a = _audit(entries, board, lang)
-    return Report(board.game, entries.variant, entries.source, a.xs + a.blanks + len(a.violations),
-                  a.violations, a.details)
+    score = a.xs + a.blanks + len(a.violations)
+    return Report(board.game, entries.variant, entries.source, score,
+                  a.violations + written_x(entries, a, score, lang), a.details)
+
+
+def written_x(entries: Entries, sheet: _Audit, score: int, lang: str) -> list[Violation]:
+    """The X box against the score: the neighbour "Marcará una X por cada error. Contabiliza
+    las X y escribe el total en la casilla de 'X'" (the empty cells became Xs at the end). A
+    miscount is told, not counted as one more error."""
+    written = entries.totals.get("x", score)
+    if written == score:
+        return []
+    return [Violation("written-total", (), t(lang, "rolling-audit.written_x", written=written, xs=sheet.xs,
+                                             blanks=sheet.blanks, errors=score - sheet.xs - sheet.blanks,
+                                             score=score))]

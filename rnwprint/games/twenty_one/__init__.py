@@ -16,4 +16,6 @@ GAME = Game(
     layout_version=LAYOUT_VERSION,
     build=lazy("rnwprint.games.twenty_one.sheet:build"),
     audit=lazy("rnwprint.games.twenty_one.rules:audit"),
+    totals={"row1": "twenty-one.total_row1", "row2": "twenty-one.total_row2", "row3": "twenty-one.total_row3",
+            "row4": "twenty-one.total_row4", "row5": "twenty-one.total_row5", "total": "twenty-one.total_all"},
 )

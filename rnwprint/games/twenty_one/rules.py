@@ -41,4 +41,18 @@ def audit(entries: Entries, lang: str) -> Report:
                 lang, "twenty-one.row_order", row=r, cells=", ".join(empty), later=min(later))))
         rows.append({"row": r, "sum": total, "hits": hits, "bonus": bonus(hits), "score": total + bonus(hits)})
     score = sum(row["score"] for row in rows)
+    violations += _written_totals(entries.totals, rows, score, lang)
     return Report(NAME, entries.variant, entries.source, score, violations, {"rows": rows})
+
+
+def _written_totals(written: dict[str, int], rows: list[dict], score: int, lang: str) -> list[Violation]:
+    """The score boxes against the sheet: "Pilar registra sus resultados (14 + 6 = 20) en el
+    cuadro de puntos a la derecha", and the Total is "los totales de puntos de todas sus filas"."""
+    found = [Violation("written-total", (), t(lang, "twenty-one.written_row",
+                                              written=written[f"row{row['row']}"], **row))
+             for row in rows if written.get(f"row{row['row']}", row["score"]) != row["score"]]
+    if written.get("total", score) != score:
+        found.append(Violation("written-total", (), t(
+            lang, "twenty-one.written_total", written=written["total"], total=score,
+            scores=" + ".join(str(row["score"]) for row in rows))))
+    return found

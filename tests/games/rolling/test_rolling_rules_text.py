@@ -469,3 +469,30 @@ def test_circles_a_log_does_not_reach_share_the_guards_it_left(play):
                                                    {"die": "orange", "cell": "WA", "guard": True}]))
     report = play(*three, against=sheet(dict(cells, AL=Guarded(6), FL=1), guard=4))
     assert [v.cells for v in report.violations if v.rule == "neighbour"] == [("AL", "FL")]  # none left for it
+
+
+# --- "Contabiliza las X y escribe el total en la casilla de 'X'" ------------------------------
+
+def test_the_x_box_holds_the_xs_the_blanks_and_one_per_error():
+    cells = {"TX": 3, "OK": 6, "NM": CROSSED}  # OK-TX break the neighbour rule: one error
+    right = sheet(cells, rounds=8)
+    right.totals["x"] = 1 + 47 + 1
+    assert rules(audit_sheet(right, US, "en")) == [("neighbour", ("OK", "TX"))]
+    wrong = sheet(cells, rounds=8)
+    wrong.totals["x"] = 48  # the X and the blanks, the error forgotten
+    report = audit_sheet(wrong, US, "en")
+    assert rules(report) == [("neighbour", ("OK", "TX")), ("written-total", ())]
+    assert report.violations[1].message == \
+        "the X box says 48, but the sheet has 1 X, 47 blank cell(s) and 1 error(s): 49"
+    assert report.score == 49  # a miscount is told, not counted as one more error
+
+
+def test_the_x_box_is_checked_against_the_score_with_a_log_too(play):
+    turns = [({"red": 2, "blue": 5}, [{"die": "red", "cell": "OH"}, {"die": "blue", "cell": "MN"}])]
+    against = final_sheet(turns)
+    against.totals["x"] = 48
+    assert rules(play(*turns, against=against)) == []
+    against.totals["x"] = 47
+    report = play(*turns, against=against)
+    assert rules(report) == [("written-total", ())]
+    assert report.score == 48

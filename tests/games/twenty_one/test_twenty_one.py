@@ -358,3 +358,39 @@ def test_typed_in_file_with_a_field_past_the_sixth_is_refused(cli, write):
     assert result.code == 2
     assert "cells.R1C7: unknown cell id" in result.err and "cells.R6C1: unknown cell id" in result.err
     assert "R5C6" not in result.err
+
+
+# --- the score boxes: "Pilar registra sus resultados (14 + 6 = 20) en el cuadro de puntos" ---
+
+def with_totals(cells: dict, **totals) -> Entries:
+    return Entries("test.toml", "twenty-one", "A", dict(cells), totals=totals)
+
+
+def test_pilar_writing_14_plus_6_in_the_points_box_is_valid():
+    report = audit(with_totals(full_rows([5, "X", 4, 2, 2, 1]), row1=20, total=20), "en")
+    assert report.valid
+    assert report.score == 20
+
+
+def test_a_points_box_without_the_bonus_is_a_written_total_and_the_score_stands():
+    report = audit(with_totals(full_rows([5, "X", 4, 2, 2, 1]), row1=14), "en")
+    assert rules(report) == [("written-total", ())]
+    assert report.violations[0].message == "row 1: its points box says 14, but the row scores 14 + 6 = 20"
+    assert report.score == 20
+
+
+def test_the_total_box_is_the_sum_of_the_rows_points():
+    cells = full_rows([6, 5, 4, 3, 2, 1], [5, 5, None, None, None, None])
+    assert audit(with_totals(cells, row1=42, row2=11, total=53), "en").valid
+    report = audit(with_totals(cells, row1=42, row2=11, total=52), "es")
+    assert [v.message for v in report.violations] == [
+        "el cuadro Total dice 52, pero las filas suman 42 + 11 + 0 + 0 + 0 = 53"]
+
+
+def test_each_wrong_box_is_told_and_a_box_left_blank_is_not_judged():
+    cells = full_rows([6, 5, 4, 3, 2, 1], [6, 5, 4, 3, 2, 1], [1, 1, 1, 1, 1, 1])
+    report = audit(with_totals(cells, row1=42, row2=40, row3=6), "en")  # row 3: 6 + 1 bonus = 7
+    assert [v.message for v in report.violations] == [
+        "row 2: its points box says 40, but the row scores 21 + 21 = 42",
+        "row 3: its points box says 6, but the row scores 6 + 1 = 7"]
+    assert report.score == 42 + 42 + 7
