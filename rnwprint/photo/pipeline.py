@@ -278,7 +278,13 @@ def typed_in_text(result: PhotoRead) -> str:
     for name, count in result.counters().items():
         unsure = [cid for cid in result.unsure if result.sheet.cells[cid].counter == name]
         counters.append((name, count, f"UNSURE: check boxes {', '.join(unsure)}" if unsure else None))
-    return typed_in(comments, [("game", ident.game, None), ("variant", ident.variant, None)], cells, counters)
+    from rnwprint.games import get_game
+    from rnwprint.locale import t
+
+    totals = [(name, None, f"not read from photos: type in the {t('en', key)}")
+              for name, key in get_game(ident.game).totals.items()]
+    return typed_in(comments, [("game", ident.game, None), ("variant", ident.variant, None)], cells, counters,
+                    totals)
 
 
 def as_json(result: PhotoRead) -> dict:

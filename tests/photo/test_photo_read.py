@@ -17,6 +17,7 @@ from rnwprint.core.sheet import Cell
 from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
 from support import synth
+from rnwprint.games import get_game
 from rnwprint.photo.pipeline import PhotoRead, annotate, read_photo, typed_in_text
 
 #: A fixed set of generated photos, two of each sheet kind, at the sizes a phone takes (4 and
@@ -166,6 +167,8 @@ def test_typed_in_text_parses_and_marks_unsure_cells(photographed):
         expected = "" if read is None else ("X" if read == CROSSED else
                                             f"({read.value})" if isinstance(read, Guarded) else read)
         assert value == expected
+    boxes = data.get("totals", {})  # score boxes are not read: left blank for the person to type in
+    assert set(boxes) == set(get_game(sheet.identity.game).totals) and set(boxes.values()) <= {""}
 
 
 def test_read_and_audit_commands(photographed, cli, tmp_path):
