@@ -30,4 +30,4 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
                     [("game", game.name, None), ("variant", variant, None), ("lang", lang, t(lang, "audit.template_lang"))],
                     [(cell.id, None, cell.label) for cell in cells],
                     [(name, 0, text) for name, text in game.counters.items()],
-                    [(name, None, t(lang, key)) for name, key in game.totals.items()])
+                    [(name, None, t(lang, key, box=name)) for name, key in game.totals.items()])

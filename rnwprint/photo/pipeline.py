@@ -281,7 +281,7 @@ def typed_in_text(result: PhotoRead) -> str:
     from rnwprint.games import get_game
     from rnwprint.locale import t
 
-    totals = [(name, None, f"not read from photos: type in the {t('en', key)}")
+    totals = [(name, None, f"not read from photos: type in the {t('en', key, box=name)}")
               for name, key in get_game(ident.game).totals.items()]
     return typed_in(comments, [("game", ident.game, None), ("variant", ident.variant, None)], cells, counters,
                     totals)

@@ -9,7 +9,7 @@ pencils.py: the map read from a photo by pencil colour; templates/catan.toml: th
 from __future__ import annotations
 
 from rnwprint.game import Game, lazy
-from rnwprint.games.catan.rules import counters
+from rnwprint.games.catan.rules import counters, totals
 
 NAME = "catan"
 VARIANTS = ("map", "notes")
@@ -23,6 +23,7 @@ GAME = Game(
     build=lazy("rnwprint.games.catan.variants:build"),
     audit=lazy("rnwprint.games.catan.rules:audit"),
     counters=counters(),
+    totals=totals(),
     custom_variant=lazy("rnwprint.games.catan.variants:custom_variant"),
     parse_value=lazy("rnwprint.games.catan.rules:parse_value"),
     seeded=lazy("rnwprint.games.catan.variants:seeded"),

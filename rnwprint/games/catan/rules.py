@@ -33,6 +33,11 @@ def counters() -> dict[str, str]:
     return {f"{c}_{k}": about[k].format(c=c) for c in colours() for k in COUNTERS}
 
 
+def totals() -> dict[str, str]:
+    """Game.totals: each player's Total box on their notes sheet."""
+    return {c: "catan.total_box" for c in colours()}
+
+
 def parse_value(value: object) -> tuple[str, ...] | None:
     """A place as typed in -> its pieces as written (lower case, single spaces); None: blank.
     What the words mean is the audit's to judge (a `bad-value`), not the file reader's."""
@@ -294,6 +299,12 @@ def audit(entries: Entries, lang: str) -> Report:
         [alone] = details["players"]
         details["notices"].append({"rule": "players", "cells": [],
                                    "message": t(lang, "catan.one_player", colour=colour_name(alone, lang))})
+    for colour, written in entries.totals.items():
+        # "cada jugador procederá a contar sus puntos de Victoria": the Total box of its notes sheet
+        counted = details["players"].get(colour, {}).get("total", 0)
+        if written != counted:
+            violations.append(Violation("written-total", (), t(
+                lang, "catan.written_total", colour=colour_name(colour, lang), written=written, total=counted)))
     best = details["winners"][0] if details["winners"] else None
     total = details["players"][best]["total"] if best else 0
     return CatanReport("catan", entries.variant, entries.source, total, violations, details)

@@ -353,3 +353,15 @@ def test_one_city_earns_the_most_cities_and_none_never_does(write):
     assert audit(write, one).details["awards"]["most_cities"] == "red"
     alone = {"V01": "red village", "E02": "red"}  # one player, no city: not "the most"
     assert audit(write, alone, {}).details["awards"]["most_cities"] is None
+
+
+def test_each_players_total_box_is_checked_against_their_points(write):
+    # "cada jugador procederá a contar sus puntos de Victoria": red has 8, blue 9 (above)
+    text = game_toml(BASE, COUNTERS) + "\n[totals]\nred = 8\nblue = 9\ngreen = \"\"\n"
+    assert found(audit_file(write("right.toml", text), "en")) == []
+    text = game_toml(BASE, COUNTERS) + "\n[totals]\nred = 10\nblue = 9\ngreen = 2\n"
+    report = audit_file(write("wrong.toml", text), "en")
+    assert [v.message for v in report.violations] == [
+        "red's Total box says 10, but the map and the counters give 8 points",
+        "green's Total box says 2, but the map and the counters give 0 points"]  # green is no player
+    assert report.details["winners"] == ["blue"] and report.score == 9  # the boxes change no points
