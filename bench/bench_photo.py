@@ -9,9 +9,9 @@ Photos come from tests/support/synth.py: our own sheets filled in with held-out 
 30 degrees), rotation, light, shadow, curl, blur, noise and JPEG, at 1-12 MP. The
 calibration set uses other seeds than the figures, so the threshold is not fitted to them.
 Timing runs on one core (OpenCV and BLAS limited to one thread).
---writers uci|fonts|mnist-test|european writes the photos with digits by writers outside the
-training data instead (tools/digits_writers.py: scikit-learn's UCI digits, the held-out
-handwriting font families, MNIST's test set, the held-out digits with European 1s and 7s;
+--writers uci|fonts|npm-fonts|mnist-test|european writes the photos with digits by writers
+outside the training data instead (tools/digits_writers.py: scikit-learn's UCI digits, the
+held-out handwriting font families of Debian and of npm, MNIST's test set, the held-out digits with European 1s and 7s;
 --cache DIR as for tools/train_digits.py).
 """
 
@@ -155,7 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--photos", type=int, default=100)
-    parser.add_argument("--writers", help="uci, fonts, mnist-test or european: digits by writers outside the training data")
+    parser.add_argument("--writers", help="uci, fonts, npm-fonts, mnist-test or european: digits by writers outside the training data")
     parser.add_argument("--cache", help="directory holding the MNIST tarball and wheel (for mnist-test)")
     parser.add_argument("--tight-circles", action="store_true",
                         help="guard circles drawn round the number, well inside the box, not round its edge")
