@@ -48,9 +48,11 @@ def audit(entries: Entries, lang: str) -> Report:
 def _written_totals(written: dict[str, int], rows: list[dict], score: int, lang: str) -> list[Violation]:
     """The score boxes against the sheet: "Pilar registra sus resultados (14 + 6 = 20) en el
     cuadro de puntos a la derecha", and the Total is "los totales de puntos de todas sus filas"."""
-    found = [Violation("written-total", (), t(lang, "twenty-one.written_row",
-                                              written=written[f"row{row['row']}"], **row))
-             for row in rows if written.get(f"row{row['row']}", row["score"]) != row["score"]]
+    found = []
+    for row in rows:
+        box = written.get(f"row{row['row']}", row["score"])
+        if box != row["score"]:
+            found.append(Violation("written-total", (), t(lang, "twenty-one.written_row", written=box, **row)))
     if written.get("total", score) != score:
         found.append(Violation("written-total", (), t(
             lang, "twenty-one.written_total", written=written["total"], total=score,
