@@ -107,6 +107,9 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock.stage("decode")
     image, fix, mirrored = _locate(image, where)
     sheet = sheet_for(fix.identity, where)
+    if not sheet.cells:
+        raise RnwError(f"a {fix.identity.game} {fix.identity.variant} sheet has no places to fill: nothing to read "
+                       "(photograph a sheet the players write on)", where)
     if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
         return _read_places(path, image, damage, fix, sheet, clock, mirrored)
     guarded = _allows_guarded(fix.identity.game)

@@ -383,3 +383,14 @@ def test_a_photo_too_dark_is_flagged_everywhere_with_the_reason():
     assert all(r.unsure and r.light == "dark" and LIGHT_WHY["dark"] in r.why for r in reads.values())
     image, homography = _top_down_photo(sheet, CRAFTED, 4.0, lamp=(0.2, 0.2, 0.2))  # ~50: dim, still read
     assert not any(r.light for r in catan_photo.read_map(image, homography, sheet).values())
+
+
+def test_a_photo_of_the_notes_sheet_is_refused_saying_why(cli, tmp_path):
+    """The notes sheet has no places to fill: read and audit say so in one line, exit 2."""
+    photo = tmp_path / "notes.png"
+    assert cli("sheet", "catan", "--variant", "notes", "-o", photo).code == 0
+    for command in ("read", "audit"):
+        result = cli(command, photo)
+        assert result.code == 2
+        assert result.err == f"rnwprint: {photo}: a catan notes sheet has no places to fill: nothing to read " \
+                             "(photograph a sheet the players write on)\n"
