@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pathlib
 
-from rnwprint.core.entries import Entries, load_document, parse_entries, read_start
+from rnwprint.core.entries import Entries, load_document, parse_entries, read_start, shown
 from rnwprint.core.report import Report
 from rnwprint.app.inputs import IMAGE_SUFFIXES, NOTHING_TO_AUDIT
 from rnwprint.core.errors import RnwError
@@ -101,7 +101,8 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         data = _typed_in(path, raw)
         name = data.get("game")
         if not isinstance(name, str):
-            raise RnwError("game: missing; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
+            said = "missing" if name is None else f"{shown(name)} is not a game's name"
+            raise RnwError(f"game: {said}; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
         game = get_game(name, f"{path}: game", exact=True)
         entries = parse_entries(path, data, game)
     lang = lang or (entries.lang if entries.lang in LANGUAGES else "es")

@@ -52,7 +52,13 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
     if seed is not None:
         if g.seeded is None:
             raise RnwError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")
-        variants = [g.seeded(v, seed) for v in variants]
+        try:
+            shuffled = [g.seeded(v, seed) for v in variants]
+        except ValueError as e:
+            raise RnwError(str(e), "--seed") from None
+        if shuffled == variants and not every:
+            raise RnwError(f"{g.name} {variants[0]} has no layout to shuffle", "--seed")
+        variants = shuffled
     identities = [Identity(g.name, v, lang, page, g.layout_version) for v in variants]
     if fmt == "pdf":
         identities = [i for i in identities for _ in range(copies)]

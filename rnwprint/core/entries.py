@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import pathlib
 import re
 import reprlib
@@ -10,14 +12,15 @@ import tomllib
 from dataclasses import dataclass, field
 
 from rnwprint.core.errors import RnwError
+from rnwprint.core.inputs import open_input
 
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
 MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
 MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
 CROSSED = "X"
-_GUARDED = re.compile(r"^\(\s*(-?\d+)\s*\)$")
-_WHOLE = re.compile(r"^-?\d+$")
+_GUARDED = re.compile(r"^\(\s*(-?[0-9]+)\s*\)$")
+_WHOLE = re.compile(r"^-?[0-9]+$")  # ASCII digits only: int() would also take "٦" or "６"
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def read_text(path: str | pathlib.Path, what: str) -> str:
 def read_start(path: str | pathlib.Path) -> bytes:
     """The file's first MAX_TEXT_BYTES + 1 bytes: all of a file that is not too large."""
     try:
-        with open(path, "rb") as f:
+        with open_input(path) as f:
             return f.read(MAX_TEXT_BYTES + 1)
     except OSError as e:
         raise RnwError(f"cannot read file: {e.strerror or e}", str(path)) from None
@@ -64,8 +67,21 @@ def decode_text(raw: bytes, where: str, what: str) -> str:
         raise RnwError(f"larger than {MAX_TEXT_BYTES:,} bytes: too large for {what}", where)
     try:
         return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RnwError(f"not a text file (expected UTF-8 {what})", where) from None
+    except UnicodeDecodeError as e:
+        raise RnwError(_not_utf8(raw, e.start, what), where) from None
+
+
+def _not_utf8(raw: bytes, at: int, what: str) -> str:
+    """Why bytes that are not UTF-8 are refused: text in another encoding (UTF-16, Latin-1 or
+    Windows-1252, as older editors save Spanish) is told apart from a file that is no text."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return f"UTF-16 text: save the {what} file as UTF-8"
+    if b"\x00" not in raw:
+        line = raw.count(b"\n", 0, at) + 1
+        column = at - (raw.rfind(b"\n", 0, at) + 1) + 1
+        return (f"line {line}, column {column}: byte 0x{raw[at]:02X} is not UTF-8 (Latin-1 or Windows text, "
+                f"as older editors save ñ and á?): save the {what} file as UTF-8")
+    return f"not a text file (expected UTF-8 {what})"
 
 
 def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
@@ -90,7 +106,7 @@ def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
     except tomllib.TOMLDecodeError as e:
         raise RnwError(f"malformed TOML: {e}", where) from None
     except ValueError as e:  # tomllib turns an integer past Python's digit limit into this
-        raise RnwError(_long_number_line(text) or f"malformed TOML: {_show(str(e))}", where) from None
+        raise RnwError(_long_number_line(text) or f"malformed TOML: {shown(str(e))}", where) from None
     if not isinstance(data, dict):
         raise RnwError("expected an object with game, variant and cells", where)
     _check_tree(data, where)
@@ -110,7 +126,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise _Refused(f"duplicate key {_show(key)}: each key may appear once in an object")
+            raise _Refused(f"duplicate key {shown(key)}: each key may appear once in an object")
         out[key] = value
     return out
 
@@ -162,14 +178,36 @@ _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
 _REPR.maxlevel, _REPR.maxlist, _REPR.maxdict = 2, 4, 4
 
 
-def _show(value: object) -> str:
-    """repr(value), cut short: messages stay one readable line whatever the file holds."""
+def shown(value: object) -> str:
+    """A value as the file wrote it (true, null, 1979-05-27; else its repr), cut short:
+    messages stay one readable line whatever the file holds."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"  # (JSON's 1e400 too)
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
     return _REPR.repr(value)
+
+
+def whole_number(value: object) -> int | None:
+    """A whole number as a typed-in file may give it (5, 5.0 or "5", ASCII digits), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _WHOLE.match(value.strip()) and len(value.strip().lstrip("-")) <= MAX_DIGITS:
+        return int(value.strip())
+    return None
 
 
 def _name(key: str) -> str:
     """A key as written, or quoted and cut short if it is long or has unprintable characters."""
-    return key if key.isprintable() and len(key) <= 40 else _show(key)
+    return key if key.isprintable() and len(key) <= 40 else shown(key)
 
 
 _NUMBER_TABLES = {  # table -> (what a key names, what keys name, what the table holds)
@@ -192,26 +230,30 @@ def _whole_numbers(data: dict, table: str, known: dict[str, str], problems: list
         if name not in known:
             problems.append(f"{table}.{_name(name)}: unknown {what}; valid {whats}: "
                             f"{', '.join(known) or 'none for this game'}")
-        elif blank_ok and value == "":
+        elif blank_ok and isinstance(value, str) and value.strip() == "":
             continue
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            problems.append(f"{table}.{name}: {_show(value)} is not a whole number >= 0"
+        elif (number := whole_number(value)) is None or number < 0:
+            problems.append(f"{table}.{name}: {shown(value)} is not a whole number >= 0"
                             + (' (or "" for blank)' if blank_ok else ""))
         else:
-            numbers[name] = value
+            numbers[name] = number
     return numbers
 
 
 def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     """One typed-in value -> int, "X", Guarded or None (blank). ValueError says why not."""
     if isinstance(value, bool) or value is None:
-        raise ValueError(f"{_show(value)} is neither a whole number nor \"X\"")
+        raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
-        raise ValueError(f"{_show(value)} is not a whole number")
+        if math.isinf(value):
+            raise ValueError("a number too large to be a whole number")
+        raise ValueError(f"{shown(value)} is not a whole number")
+    if isinstance(value, (list, dict)):
+        raise ValueError(f"{shown(value)} is not a single value")
     if isinstance(value, str):
         text = value.strip()
         if text == "":
@@ -227,8 +269,8 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
         if m and allow_guarded:
             return Guarded(int(m.group(1)))
         expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
-        raise ValueError(f"{_show(value)} is not {expected}")
-    raise ValueError(f"{_show(value)} is not a single value")
+        raise ValueError(f"{shown(value)} is not {expected}")
+    raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
 
 
 def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
@@ -241,7 +283,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
             problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
     variant = data.get("variant", game.default_variant)
     if not isinstance(variant, str) or len(variant) > 500:  # a custom tower's code included
-        raise RnwError(f"{_show(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
+        raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
     try:
@@ -249,11 +291,17 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     except ValueError as e:
         raise RnwError(str(e), f"{source}: variant") from None
     if found is None:
-        raise RnwError(f"unknown variant {_show(variant)} for {game.name}; choose one of: "
+        raise RnwError(f"unknown variant {shown(variant)} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")
     variant = found
     lang = data.get("lang")
-    entries = Entries(source, game.name, variant, lang=lang if isinstance(lang, str) else None)
+    if lang is not None and lang != "":  # blank: not said, as if left out
+        if isinstance(lang, str) and lang.strip().lower() in game.languages:
+            lang = lang.strip().lower()
+        else:
+            problems.append(f"lang: {shown(lang)} is not a language of {game.name}; choose one of: "
+                            f"{', '.join(game.languages)}")
+    entries = Entries(source, game.name, variant, lang=lang or None)
 
     cells = data.get("cells", {})
     if not isinstance(cells, dict):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rnwprint.core.entries import _show
+from rnwprint.core.entries import shown
 from rnwprint.core.errors import RnwError
 from rnwprint.game import Game
 from rnwprint.games import catan, roll_to_the_top, rolling, twenty_one
@@ -18,7 +18,7 @@ def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[s
     names = among or tuple(GAMES)
     key = name if exact else name.lower()
     if key not in names:
-        raise RnwError(f"unknown game {_show(name)}; choose one of: {', '.join(names)}", where)
+        raise RnwError(f"unknown game {shown(name)}; choose one of: {', '.join(names)}", where)
     return GAMES[key]
 
 

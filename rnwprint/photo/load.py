@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from rnwprint.core.errors import RnwError
+from rnwprint.core.inputs import open_input
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
 MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
@@ -145,7 +146,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
         return render_page(path, colour), ""
     where = str(path)
     try:
-        with open(path, "rb") as f:
+        with open_input(path) as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise RnwError("a folder with no photo in it (JPEG, PNG, HEIC or PDF)", where) from None

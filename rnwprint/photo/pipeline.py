@@ -286,8 +286,8 @@ def typed_in_text(result: PhotoRead) -> str:
 
     totals = [(name, None, f"not read from photos: type in the {t('en', key, box=name)}")
               for name, key in get_game(ident.game).totals.items()]
-    return typed_in(comments, [("game", ident.game, None), ("variant", ident.variant, None)], cells, counters,
-                    totals)
+    keys = [("game", ident.game, None), ("variant", ident.variant, None), ("lang", ident.lang, None)]
+    return typed_in(comments, keys, cells, counters, totals)
 
 
 def as_json(result: PhotoRead) -> dict:

@@ -534,3 +534,40 @@ def test_a_photo_without_the_photo_extra_installed_says_what_to_install(tmp_path
                                           "is not installed: pip install 'rnwprint[photo]'")]
     if command == "audit":
         assert "Puntuación" in done.stdout  # the typed-in file's report
+
+
+def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
+    path = write("n.json", '{"game": "twenty-one", "cells": {"R1C1": null, "R1C2": 1e400}}')
+    result = cli("audit", path)
+    assert result.code == 2 and result.out == ""
+    assert result.err.splitlines() == [f'rnwprint: {path}: cells.R1C1: null is neither a whole number nor "X"',
+                                       f"{path}: cells.R1C2: a number too large to be a whole number"]
+
+
+@pytest.mark.parametrize("raw, reason", [
+    ('game = "rolling-espana"\n[cells]\nM = 3  # Espa\xf1a\n'.encode("latin-1"),
+     "line 3, column 14: byte 0xF1 is not UTF-8 (Latin-1 or Windows text, as older editors save ñ and á?): "
+     "save the TOML or JSON file as UTF-8"),
+    (GOOD.encode("utf-16"), "UTF-16 text: save the TOML or JSON file as UTF-8"),
+])
+def test_text_in_another_encoding_says_where_and_to_save_it_as_utf8(cli, tmp_path, raw, reason):
+    path = tmp_path / "sheet.toml"
+    path.write_bytes(raw)
+    result = cli("audit", path)
+    assert result.code == 2
+    assert one_line(result) == f"rnwprint: {path}: {reason}"
+    assert path.read_bytes() == raw
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+@pytest.mark.parametrize("args", [("audit", "{pipe}.toml"), ("read", "{pipe}.jpg"), ("tower", "--ascii", "{pipe}.txt"),
+                                  ("tower", "--picture", "{pipe}.png")])
+def test_a_named_pipe_nothing_writes_to_reads_as_empty_at_once(cli, tmp_path, args):
+    """Opening a pipe for reading waits for a writer, which may never come: it is opened
+    without waiting, and what nothing wrote to is empty."""
+    args = [a.format(pipe=tmp_path / "pipe") for a in args]
+    os.mkfifo(args[-1])
+    start = time.monotonic()
+    result = cli(*args)
+    assert result.code == 2 and time.monotonic() - start < 10
+    assert one_line(result).startswith(f"rnwprint: {args[-1]}: ")

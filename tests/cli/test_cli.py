@@ -84,6 +84,13 @@ def test_audit_json_and_exit_codes(cli, write):
     ('game = "twenty-one"\n[cells]\nR1C1 = [1, 2]\n', "cells.R1C1: [1, 2] is not a single value"),
     ('game = "twenty-one"\ncolour = "red"\n', "colour: unknown key"),
     ('[cells]\nR1C1 = 3\n', "game: missing"),
+    ('game = 21\n[cells]\nR1C1 = 3\n', "game: 21 is not a game's name"),
+    ('game = "twenty-one"\n[cells]\nR1C1 = true\n', 'cells.R1C1: true is neither a whole number nor "X"'),
+    ('game = "twenty-one"\n[cells]\nR1C1 = 1979-05-27\n', 'cells.R1C1: 1979-05-27 is neither a whole number nor "X"'),
+    ('game = "twenty-one"\n[cells]\nR1C1 = inf\n', "cells.R1C1: a number too large to be a whole number"),
+    ('game = "twenty-one"\n[cells]\nR1C1 = "\u0666"\n', "cells.R1C1: '\u0666' is not a whole number or \"X\""),
+    ('game = "twenty-one"\n[cells]\nR1C1 = "\uff16"\n', "cells.R1C1: '\uff16' is not a whole number or \"X\""),
+    ('game = "rolling-america"\n[counters]\nrounds = "-1"\n', "counters.rounds: '-1' is not a whole number >= 0"),
 ])
 def test_bad_input_is_one_line_exit_2(cli, write, content, reason):
     path = write("sheet.toml", content)
@@ -171,3 +178,12 @@ def test_existing_output_replaced_whole(cli, tmp_path):
     out.write_bytes(b"old")
     assert cli("sheet", "twenty-one", "-o", out).code == 0
     assert out.read_bytes().startswith(b"%PDF") and not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("six", ['"6"', '" 6 "', "6.0"])
+def test_a_number_typed_as_text_or_with_a_point_zero_counts_as_the_number(cli, write, six):
+    """In cells, counters and score boxes alike: a spreadsheet export writes "6" or 6.0."""
+    plain = cli("audit", write("plain.toml", 'game = "rolling-america"\n[cells]\nWA = 6\n[counters]\nrounds = 8\n'))
+    typed = cli("audit", write("typed.toml", f'game = "rolling-america"\n[cells]\nWA = {six}\n[counters]\nrounds = {six}\n'))
+    assert typed.code == plain.code == 0
+    assert typed.out.replace("typed.toml", "plain.toml") == plain.out

@@ -113,8 +113,13 @@ def test_audit_speaks_the_sheets_own_language_unless_told(cli, write):
     english = write("en.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = "en"'))
     assert "1 rule broken:" in cli("audit", english).out
     assert "1 regla incumplida:" in cli("audit", english, "--lang", "es").out
-    unknown = write("fr.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = "fr"'))
-    assert "1 regla incumplida:" in cli("audit", unknown).out
+    assert "1 rule broken:" in cli("audit", write("EN.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = "EN"'))).out
+    assert "1 regla incumplida:" in cli("audit", write("blank.toml", MINE.replace('variant = "A"', 'variant = "A"\nlang = ""'))).out
+    for said, shown in (('"fr"', "'fr'"), ("3", "3"), ("true", "true")):
+        unknown = write("fr.toml", MINE.replace('variant = "A"', f'variant = "A"\nlang = {said}'))
+        refused = cli("audit", unknown)
+        assert refused.code == 2 and refused.out == ""
+        assert refused.err == f"rnwprint: {unknown}: lang: {shown} is not a language of twenty-one; choose one of: es, en\n"
 
 
 def test_template_names_its_language_so_audit_answers_in_it(cli, write):

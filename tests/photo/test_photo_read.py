@@ -183,6 +183,10 @@ def test_read_and_audit_commands(photographed, cli, tmp_path):
     assert audited.code in (0, 1)
     report = json.loads(audited.out)
     assert report["game"] == game.name and report.get("unsure_cells", []) == result.unsure
+    # the typed-in file names the printed sheet's language: audited, it speaks as the photo does
+    assert tomllib.loads(out.read_text())["lang"] == sheet.identity.lang
+    score = {"es": "Puntuación:", "en": "Score:"}[sheet.identity.lang]
+    assert score in cli("audit", path).out and score in cli("audit", out).out
 
 
 def test_a_bad_photo_in_a_batch_does_not_stop_the_others(photographed, cli, tmp_path):

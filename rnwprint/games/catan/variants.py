@@ -27,8 +27,14 @@ def custom_variant(variant: str | None, extra: dict) -> str | None:
 
 
 def seeded(variant: str, seed: int) -> str:
-    """Game hook for `sheet --seed`: the map shuffled by `seed`; the notes sheet has no layout."""
-    return variant if variant == "notes" else f"map-{seed}"
+    """Game hook for `sheet --seed`: the map shuffled by `seed`; the notes sheet has no layout.
+    ValueError for a map already shuffled (`--variant map-5 --seed 6`)."""
+    if variant == "notes":
+        return variant
+    if seed_of(variant) is not None:
+        raise ValueError(f"the variant {variant} is the island shuffled already: "
+                         f"give --seed or --variant map-SEED, not both")
+    return f"map-{seed}"
 
 
 def build(variant: str, lang: str, page: str) -> Sheet:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rnwprint.core.inputs import open_input
 from rnwprint.games.roll_to_the_top.tower import MAX_ACROSS, MAX_ROWS, Tower, TowerError, check_extent
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     if not 1 <= columns <= 100:
         raise TowerError(f"{columns} columns; choose 1-100", "--columns")
     try:
-        with open(path, "rb") as f:
+        with open_input(path) as f:
             data = f.read(65536)  # the header first: a file that is no picture is not read whole
             if image_header(data)[0] is not None:
                 data += f.read(MAX_FILE_BYTES)  # more than a 50 MP picture takes, even uncompressed

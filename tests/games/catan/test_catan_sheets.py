@@ -123,3 +123,14 @@ def test_resource_names_print_dark_enough_on_their_fill_for_a_grey_printer():
     for name, colours in terrains.items():
         dark, light = sorted((_luminance(colours["ink"]), _luminance(colours["fill"])))
         assert (light + 0.05) / (dark + 0.05) >= 4.5, name  # WCAG AA contrast for small text
+
+
+@pytest.mark.parametrize("variant, reason", [
+    ("notes", "catan notes has no layout to shuffle"),
+    ("map-5", "the variant map-5 is the island shuffled already: give --seed or --variant map-SEED, not both"),
+])
+def test_seed_with_a_sheet_it_cannot_shuffle_is_refused_not_ignored(cli, tmp_path, variant, reason):
+    out = tmp_path / "s.pdf"
+    refused = cli("sheet", "catan", "--variant", variant, "--seed", "6", "-o", out)
+    assert refused.code == 2 and refused.err == f"rnwprint: --seed: {reason}\n"
+    assert not out.exists()

@@ -1,0 +1,20 @@
+"""Opening the user's input files without waiting for ever on a named pipe."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+from typing import BinaryIO
+
+
+def open_input(path: str | pathlib.Path) -> BinaryIO:
+    """open(path, "rb"), except that a named pipe nothing writes to opens at once (and reads
+    as empty) instead of waiting for a writer that may never come; a pipe being written to
+    (`rnwprint audit <(cat sheet.toml)`) reads as usual."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
