@@ -84,9 +84,17 @@ def _read_places(entries: Entries, lang: str, violations: list[Violation]) -> Bo
     return board
 
 
+#: the rule text's words (Spanish puts the piece first: "pueblo rojo", "ciudad roja")
+SPANISH = {"rojo": "red", "roja": "red", "azul": "blue", "verde": "green", "naranja": "orange",
+           "pueblo": "village", "ciudad": "city", "carretera": "road", "ayuntamiento": "town-hall"}
+
+
 def _piece(cid: str, word: str) -> tuple[str, str] | None:
-    """(colour, piece) for a word that fits the place, else None."""
-    parts = word.split(" ")
+    """(colour, piece) for a word that fits the place, else None; in English ("red city")
+    or in Spanish ("ciudad roja")."""
+    parts = [SPANISH.get(part, part) for part in word.split(" ")]
+    if len(parts) == 2 and parts[1] in colours() and parts[0] not in colours():
+        parts.reverse()
     if parts[0] not in colours() or len(parts) > 2:
         return None
     if cid[0] == "V":

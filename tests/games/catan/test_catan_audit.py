@@ -120,6 +120,19 @@ def test_road_and_town_hall_may_name_their_piece(write):
     assert found(audit(write, {**BASE, "E02": "Red Road", "T01": "red town-hall"})) == []
 
 
+SPANISH = {"V01": "pueblo rojo", "E02": "carretera roja", "E08": "rojo", "V09": "ciudad roja", "T01": "ayuntamiento rojo",
+           "V03": "Pueblo Azul", "E06": "azul", "E10": "azul", "V11": "azul pueblo", "E17": "azul", "V15": "ciudad azul",
+           "T03": "azul"}
+
+
+def test_the_rule_texts_spanish_words_read_as_the_english_ones(write):
+    """A Spanish player types what the rules say: "pueblo rojo", "ciudad roja", "carretera"."""
+    english, spanish = audit(write, BASE), audit(write, SPANISH)
+    assert found(spanish) == [] and spanish.details == english.details and spanish.score == english.score
+    assert found(audit(write, {**SPANISH, "V40": "ciudad morada"})) == [("bad-value", ("V40",))]
+    assert found(audit(write, {**SPANISH, "E50": "ciudad roja"})) == [("bad-value", ("E50",))]
+
+
 # "25 Cartas de desarrollo: 14 Caballeros ... 5 Punto de victoria"
 @pytest.mark.parametrize("counter,value,fine", [("red_knights", 15, False), ("red_knights", 14, True),
                                                 ("blue_victory_cards", 6, False), ("blue_victory_cards", 5, True)])
