@@ -175,6 +175,10 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
     from rnwprint.render import render
 
     if len(files) > 1:
+        pages = {getattr(f, "path", None) for f in files}
+        if len(pages) == 1 and None not in pages:  # one PDF of several pages
+            raise click.UsageError(f"--annotate draws one sheet's violations, and {files[0].path} holds "
+                                   f"{len(files)} pages: give a PDF of one page with it")
         raise click.UsageError("--annotate draws one sheet's violations: give one file with it")
     fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
     check_target(target, files)

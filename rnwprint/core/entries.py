@@ -278,6 +278,9 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     source = str(path)
     problems: list[str] = []
     keys = tuple(k for k in TOP_LEVEL_KEYS if k != "totals" or game.totals) + game.extra_keys
+    if game.replay is not None and "turn" in data and "cells" not in data:
+        raise RnwError(f"a game log (as rnwprint roll writes), not a sheet: audit the sheet with it, "
+                       f"rnwprint audit SHEET --log {pathlib.Path(source).name}", source)
     for key in data:
         if key not in keys:
             problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
@@ -288,8 +291,11 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     extra = {key: data[key] for key in game.extra_keys if key in data}
     try:
         found = game.variant_of(data.get("variant"), extra)
-    except ValueError as e:
-        raise RnwError(str(e), f"{source}: variant") from None
+    except ValueError as e:  # about the variant, or about a key of the game's own ("tower: ...")
+        key, _, said = str(e).partition(": ")
+        if key not in game.extra_keys:
+            key, said = "variant", str(e)
+        raise RnwError(said, f"{source}: {key}") from None
     if found is None:
         raise RnwError(f"unknown variant {shown(variant)} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")

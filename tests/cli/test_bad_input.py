@@ -571,3 +571,12 @@ def test_a_named_pipe_nothing_writes_to_reads_as_empty_at_once(cli, tmp_path, ar
     result = cli(*args)
     assert result.code == 2 and time.monotonic() - start < 10
     assert one_line(result).startswith(f"rnwprint: {args[-1]}: ")
+
+
+def test_annotate_with_a_pdf_of_several_pages_says_so(cli, tmp_path):
+    pdf, picture = tmp_path / "all.pdf", tmp_path / "a.png"
+    assert cli("sheet", "twenty-one", "--variant", "all", "-o", pdf).code == 0
+    result = cli("audit", pdf, "--annotate", picture)
+    assert result.code == 2 and not picture.exists()
+    assert one_line(result) == (f"rnwprint: --annotate draws one sheet's violations, and {pdf} holds 6 pages: "
+                                "give a PDF of one page with it")

@@ -91,6 +91,10 @@ def test_audit_json_and_exit_codes(cli, write):
     ('game = "twenty-one"\n[cells]\nR1C1 = "\u0666"\n', "cells.R1C1: '\u0666' is not a whole number or \"X\""),
     ('game = "twenty-one"\n[cells]\nR1C1 = "\uff16"\n', "cells.R1C1: '\uff16' is not a whole number or \"X\""),
     ('game = "rolling-america"\n[counters]\nrounds = "-1"\n', "counters.rounds: '-1' is not a whole number >= 0"),
+    ('game = "roll-to-the-top"\ntower = 5\n', "sheet.toml: tower: expected the tower drawn as text"),
+    ('game = "rolling-espana"\nseed = 3\n[[turn]]\ndice = [1, 2]\n',
+     "sheet.toml: a game log (as rnwprint roll writes), not a sheet: audit the sheet with it, "
+     "rnwprint audit SHEET --log sheet.toml"),
 ])
 def test_bad_input_is_one_line_exit_2(cli, write, content, reason):
     path = write("sheet.toml", content)

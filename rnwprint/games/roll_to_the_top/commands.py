@@ -24,6 +24,13 @@ from rnwprint.render import FORMATS
 
 def template_tower(game, variant, code, ascii_file, picture, columns, random_tower, seed):
     """The custom tower `template` was given (as `tower` takes it), or None."""
+    from rnwprint.games.roll_to_the_top import game as rtt
+
+    if game != rtt.NAME:  # the tower options say whose they are
+        for option in ("--columns", "--descending", "--seed"):
+            _idle(option, True, f"is for {rtt.NAME}'s towers, not {game}"
+                                + ("; the island shuffled by a seed is --variant map-SEED" if game == "catan" and
+                                   option == "--seed" else ""))
     sources = [name for name, given in (("--variant", variant), ("--code", code), ("--ascii", ascii_file),
                                         ("--picture", picture), ("--random", random_tower)) if given]
     _idle("--columns", not picture, "sets the squares across a picture's shape: use it with --picture")
@@ -34,8 +41,6 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
         _idle("--descending", True, "is for a custom tower (--code, --ascii, --picture or --random); "
                                     "a built-in's descending variant is named, e.g. --variant eiffel-desc")
         return None
-    from rnwprint.games.roll_to_the_top import game as rtt
-
     if game != rtt.NAME:
         raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
     if code:
@@ -125,7 +130,9 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     elif builtin:
         builtin = builtin.lower()  # EIFFEL as eiffel, as every other choice
         if builtin not in rtt.builtins():
-            raise RnwError(f"unknown built-in tower {builtin!r}; choose one of: {', '.join(rtt.builtins())}",
+            desc = builtin.removesuffix(rtt.DESC) if builtin.removesuffix(rtt.DESC) in rtt.builtins() else ""
+            raise RnwError(f"{builtin!r} is {desc}'s descending rule: give --builtin {desc} --descending" if desc else
+                           f"unknown built-in tower {builtin!r}; choose one of: {', '.join(rtt.builtins())}",
                            "--builtin")
         towers, labels, name = [rtt.builtins()[builtin].tower], [builtin], builtin
     elif code:

@@ -111,6 +111,7 @@ def test_rate_prints_the_figures(cli):
     (("--ascii", "a.txt", "--random"), "give only one source: --ascii and --random were given"),
     (("--builtin", "pyramid", "--count", "3"), "use it with --random"),
     (("--builtin", "louvre"), "unknown built-in tower 'louvre'"),
+    (("--builtin", "Eiffel-desc"), "'eiffel-desc' is eiffel's descending rule: give --builtin eiffel --descending"),
     (("--code", "!!"), "neither a tower drawing"),
     (("--ascii", "missing.txt"), "cannot read file"),
 ])

@@ -204,6 +204,10 @@ def test_template_of_a_picture_takes_its_columns(cli, tmp_path):
     (("roll-to-the-top", "--seed", "3"), "--seed picks the random tower: use it with --random"),
     (("roll-to-the-top", "--code", "N5S3", "--columns", "4"), "--columns sets the squares across a picture's shape"),
     (("roll-to-the-top", "--descending"), "--descending is for a custom tower .* --variant eiffel-desc"),
+    (("twenty-one", "--descending"), "--descending is for roll-to-the-top's towers, not twenty-one"),
+    (("rolling-america", "--columns", "4"), "--columns is for roll-to-the-top's towers, not rolling-america"),
+    (("catan", "--seed", "7"), "--seed is for roll-to-the-top's towers, not catan; the island shuffled by a seed is "
+                               "--variant map-SEED"),
 ])
 def test_template_refuses_sources_that_do_not_go_together(cli, args, reason):
     result = cli("template", *args)
