@@ -166,7 +166,7 @@ def test_audit_annotate_takes_a_pdf_of_one_page_and_refuses_one_of_two(photo, cl
     one = cli("audit", scanned(tmp_path, path, name="one.pdf"), "--annotate", picture)
     assert one.code in (0, 1) and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     two = cli("audit", scanned(tmp_path, path, path), "--annotate", picture)
-    assert two.code == 2 and "give one file with it" in two.err
+    assert two.code == 2 and "holds 2 pages: give a PDF of one page with it" in two.err
 
 
 def test_rnwprints_own_pdf_written_on_in_a_tablet_app_reads_the_ink(tmp_path):
