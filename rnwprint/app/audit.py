@@ -103,7 +103,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
         if not isinstance(name, str):
             said = "missing" if name is None else f"{shown(name)} is not a game's name"
             raise RnwError(f"game: {said}; say which game the sheet is, e.g. game = \"twenty-one\"", str(path))
-        game = get_game(name, f"{path}: game", exact=True)
+        game = get_game(name, f"{path}: game")
         entries = parse_entries(path, data, game)
     lang = lang or (entries.lang if entries.lang in LANGUAGES else "es")
     report = _apply_rules(game, entries, lang, log)

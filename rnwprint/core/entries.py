@@ -289,8 +289,9 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
+    named = {v.lower(): v for v in game.variants + game.more_variants}.get(variant.lower(), variant)  # any case
     try:
-        found = game.variant_of(data.get("variant"), extra)
+        found = game.variant_of(named if "variant" in data else None, extra)
     except ValueError as e:  # about the variant, or about a key of the game's own ("tower: ...")
         key, _, said = str(e).partition(": ")
         if key not in game.extra_keys:

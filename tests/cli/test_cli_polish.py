@@ -316,6 +316,14 @@ def test_choices_are_taken_in_any_case(cli, tmp_path, args):
     assert out.read_bytes().startswith(PDF)
 
 
+@pytest.mark.parametrize("game, typed, meant", [("TWENTY-ONE", "b", "twenty-one B"),
+                                                ("Roll-To-The-Top", "EIFFEL-DESC", "roll-to-the-top eiffel-desc"),
+                                                ("Catan", "MAP-07", "catan map-7")])
+def test_a_typed_in_files_game_and_variant_are_taken_in_any_case(cli, write, game, typed, meant):
+    result = cli("audit", write("s.toml", f'game = "{game}"\nvariant = "{typed}"\n[cells]\n'), "--lang", "en")
+    assert result.code == 0 and result.out.startswith(f"Sheet: {meant} (")
+
+
 def test_any_case_names_the_same_file_as_lowercase(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert cli("sheet", "TWENTY-ONE", "--variant", "c", "--lang", "EN", "--page", "LETTER").out.strip() == \
