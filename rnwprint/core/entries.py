@@ -86,14 +86,18 @@ def _not_utf8(raw: bytes, at: int, what: str) -> str:
 
 def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
     """Read a TOML or JSON file into a dict; `raw`: its bytes if already read (by read_start:
-    a pipe cannot be read twice). JSON for a .json name or text starting with "{" (which
-    TOML cannot), TOML otherwise."""
+    a pipe cannot be read twice). JSON for text starting with "{" (which TOML cannot), TOML
+    otherwise, except that a .json name is read as JSON when it is not TOML."""
     where = str(path)
     text = read_text(path, "TOML or JSON") if raw is None else decode_text(raw, where, "TOML or JSON")
     try:
-        if pathlib.Path(path).suffix.lower() == ".json" or text.lstrip().startswith("{"):
-            data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int,
-                              parse_constant=_no_constant)
+        if text.lstrip().startswith("{"):
+            data = _json(text)
+        elif pathlib.Path(path).suffix.lower() == ".json":
+            try:
+                data = tomllib.loads(text)  # TOML saved under a .json name
+            except tomllib.TOMLDecodeError:
+                data = _json(text)  # (or JSON that is no object: said below)
         else:
             data = tomllib.loads(text)
     except RecursionError:
@@ -111,6 +115,10 @@ def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
         raise RnwError("expected an object with game, variant and cells", where)
     _check_tree(data, where)
     return data
+
+
+def _json(text: str):
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_json_int, parse_constant=_no_constant)
 
 
 class _Refused(Exception):

@@ -191,3 +191,10 @@ def test_a_number_typed_as_text_or_with_a_point_zero_counts_as_the_number(cli, w
     typed = cli("audit", write("typed.toml", f'game = "rolling-america"\n[cells]\nWA = {six}\n[counters]\nrounds = {six}\n'))
     assert typed.code == plain.code == 0
     assert typed.out.replace("typed.toml", "plain.toml") == plain.out
+
+
+def test_toml_saved_under_a_json_name_is_read_as_toml(cli, write):
+    toml = cli("audit", write("sheet.json", 'game = "twenty-one"\n[cells]\nR1C1 = 6\nR1C2 = 7\n'), "--lang", "en")
+    assert toml.code == 1 and "R1C2" in toml.out
+    neither = cli("audit", write("bad.json", "game: twenty-one\n"))
+    assert neither.code == 2 and "malformed JSON at line 1, column 1" in neither.err
