@@ -8,7 +8,8 @@ data alike (each one's path, size and modification time): any change to them, a 
 installed, gives new keys, so a stale entry is never read. The folder is $RNWPRINT_CACHE, or
 $XDG_CACHE_HOME/rnwprint (~/.cache/rnwprint); RNWPRINT_CACHE="" turns the cache off. At most
 ENTRIES files are kept (the oldest go). A folder that cannot be written, or an entry that
-cannot be read, only means the thing is built again: the cache never changes what is read.
+cannot be read or whose checksum disagrees, only means the thing is built again: the cache
+never changes what is read or printed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import tempfile
 import zlib
 
 ENTRIES = 200
+CHECK = 32  # an entry's first bytes: the _digest of the rest, checked before it is used
 RENDERED_MAX = 4_000_000  # bytes: larger printed files (a hundred copies) are drawn each time
 RENDERERS = ("reportlab", "PIL", "svgwrite")  # whose files a printed file's bytes depend on too
 
@@ -79,7 +81,10 @@ def load(kind: str, name: str, loads):
     if path is None:
         return None
     try:
-        return loads(path.read_bytes())
+        data = path.read_bytes()
+        if data[:CHECK] != _digest(data[CHECK:]).encode():
+            return None  # damaged on the disk (or from another version): built again
+        return loads(data[CHECK:])
     except Exception:  # noqa: BLE001 -- none yet, or a damaged one: built again
         return None
 
@@ -159,6 +164,7 @@ def _store(path: pathlib.Path, data: bytes) -> None:
         fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as f:
+                f.write(_digest(data).encode())
                 f.write(data)
             os.replace(temp, path)
         except BaseException:

@@ -26,6 +26,11 @@ def _refuse(*args):
     raise AssertionError("built the sheet again")
 
 
+def _entry(data: bytes) -> bytes:
+    """An entry as the cache writes one: its checksum, then the data."""
+    return cache._digest(data).encode() + data
+
+
 def _print(game: str = "rolling-america") -> bytes:
     return render_pdf(printed(game, None, "es", "a4", "pdf").sheets)
 
@@ -50,11 +55,11 @@ def test_an_entry_holding_another_sheet_or_damaged_is_built_again(folder, monkey
     first = _print()
     (entry,) = folder.iterdir()
     other = GAMES["twenty-one"].build("A", "es", "a4")
-    entry.write_bytes(pickle.dumps(other))  # a sheet, but not the one its key names
+    entry.write_bytes(_entry(pickle.dumps(other)))  # a sheet, but not the one its key names
     assert _print() == first
-    entry.write_bytes(b"damaged")
+    entry.write_bytes(_entry(b"damaged"))
     assert _print() == first
-    assert pickle.loads(entry.read_bytes()).identity.game == "rolling-america"  # kept again
+    assert pickle.loads(entry.read_bytes()[cache.CHECK:]).identity.game == "rolling-america"  # kept again
 
 
 def test_nothing_is_kept_with_the_cache_off(tmp_path, monkeypatch):
@@ -135,9 +140,21 @@ def test_a_damaged_or_foreign_printed_entry_is_drawn_again(cli, folder, tmp_path
     first = _sheet_command(cli, tmp_path, "twenty-one")
     (entry,) = folder.glob("render-*")
     for junk in (b"damaged", pickle.dumps(["not bytes"]), pickle.dumps(["not bytes", first]), pickle.dumps([])):
-        entry.write_bytes(junk)
+        entry.write_bytes(_entry(junk))
         assert _sheet_command(cli, tmp_path, "twenty-one") == first
-    assert pickle.loads(entry.read_bytes()) == [first]
+    assert entry.read_bytes() == _entry(pickle.dumps([first]))
+
+
+def test_a_printed_entry_damaged_on_the_disk_is_drawn_again_not_copied(cli, folder, tmp_path):
+    """Bytes changed inside a kept file (the entry still unpickles): its checksum disagrees."""
+    first = _sheet_command(cli, tmp_path, "twenty-one")
+    (entry,) = folder.glob("render-*")
+    kept = entry.read_bytes()
+    middle = len(kept) // 2
+    entry.write_bytes(kept[:middle] + b"Z" * 50 + kept[middle + 50:])
+    assert pickle.loads(entry.read_bytes()[cache.CHECK:])[0] != first
+    assert _sheet_command(cli, tmp_path, "twenty-one") == first
+    assert entry.read_bytes() == kept
 
 
 def test_a_printed_file_larger_than_the_limit_is_not_kept(cli, folder, tmp_path, monkeypatch):
