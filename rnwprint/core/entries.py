@@ -309,14 +309,12 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         raise RnwError(f"unknown variant {shown(variant)} for {game.name}; choose one of: "
                        f"{', '.join(game.variants)}", f"{source}: variant")
     variant = found
-    lang = data.get("lang")
-    if lang is not None and lang != "":  # blank: not said, as if left out
-        if isinstance(lang, str) and lang.strip().lower() in game.languages:
-            lang = lang.strip().lower()
-        else:
-            problems.append(f"lang: {shown(lang)} is not a language of {game.name}; choose one of: "
-                            f"{', '.join(game.languages)}")
-    entries = Entries(source, game.name, variant, lang=lang or None)
+    lang = data.get("lang", "")
+    said = lang.strip().lower() if isinstance(lang, str) else None  # any case; "" as if left out
+    if said != "" and said not in game.languages:
+        problems.append(f"lang: {shown(lang)} is not a language of {game.name}; choose one of: "
+                        f"{', '.join(game.languages)}")
+    entries = Entries(source, game.name, variant, lang=said or None)
 
     cells = data.get("cells", {})
     if not isinstance(cells, dict):

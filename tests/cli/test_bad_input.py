@@ -580,3 +580,10 @@ def test_annotate_with_a_pdf_of_several_pages_says_so(cli, tmp_path):
     assert result.code == 2 and not picture.exists()
     assert one_line(result) == (f"rnwprint: --annotate draws one sheet's violations, and {pdf} holds 6 pages: "
                                 "give a PDF of one page with it")
+
+
+def test_a_counter_as_text_takes_as_many_digits_as_a_number_may_have(cli, write):
+    most = write("most.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 4300}"\n')
+    assert cli("audit", most).code == 1  # read, and far more rounds than a game has
+    past = cli("audit", write("past.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 4301}"\n'))
+    assert past.code == 2 and "counters.rounds: " in one_line(past) and "is not a whole number >= 0" in past.err

@@ -130,7 +130,11 @@ def test_resource_names_print_dark_enough_on_their_fill_for_a_grey_printer():
     ("map-5", "the variant map-5 is the island shuffled already: give --seed or --variant map-SEED, not both"),
 ])
 def test_seed_with_a_sheet_it_cannot_shuffle_is_refused_not_ignored(cli, tmp_path, variant, reason):
+    from pypdf import PdfReader
+
     out = tmp_path / "s.pdf"
     refused = cli("sheet", "catan", "--variant", variant, "--seed", "6", "-o", out)
     assert refused.code == 2 and refused.err == f"rnwprint: --seed: {reason}\n"
     assert not out.exists()
+    assert cli("sheet", "catan", "--variant", "map", "--seed", "6", "-o", out).code == 0  # the map it shuffles
+    assert "catan map-6 · v1" in PdfReader(out).pages[0].extract_text()
