@@ -548,6 +548,9 @@ def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
     ('game = "rolling-espana"\n[cells]\nM = 3  # Espa\xf1a\n'.encode("latin-1"),
      "line 3, column 14: byte 0xF1 is not UTF-8 (Latin-1 or Windows text, as older editors save ñ and á?): "
      "save the TOML or JSON file as UTF-8"),
+    ('\n# Espa\xf1a\ngame = "rolling-espana"\n'.encode("latin-1"),  # after a blank first line
+     "line 2, column 7: byte 0xF1 is not UTF-8 (Latin-1 or Windows text, as older editors save ñ and á?): "
+     "save the TOML or JSON file as UTF-8"),
     (GOOD.encode("utf-16"), "UTF-16 text: save the TOML or JSON file as UTF-8"),
 ])
 def test_text_in_another_encoding_says_where_and_to_save_it_as_utf8(cli, tmp_path, raw, reason):
