@@ -83,6 +83,10 @@ class Game:
     def default_variant(self) -> str:
         return self.variants[0]
 
+    def in_any_case(self, variant: str) -> str:
+        """A listed variant given in any case (a for A) as the game spells it; else as given."""
+        return {v.lower(): v for v in self.variants + self.more_variants}.get(variant.lower(), variant)
+
     def variant_of(self, named: str | None, extra: dict | None = None) -> str | None:
         """The variant as the game names it: `named` (None: not given, the default), or the
         custom variant it or the file's `extra` keys make (a tower's code or drawing); None

@@ -252,11 +252,10 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     """One typed-in value -> int, "X", Guarded or None (blank). ValueError says why not."""
     if isinstance(value, bool) or value is None:
         raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
-    if isinstance(value, int):
-        return value
+    number = whole_number(value)  # 5, 5.0, "5"
+    if number is not None:
+        return number
     if isinstance(value, float):
-        if value.is_integer():
-            return int(value)
         if math.isinf(value):
             raise ValueError("a number too large to be a whole number")
         raise ValueError(f"{shown(value)} is not a whole number")
@@ -272,8 +271,6 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
         digits = text if _WHOLE.match(text) else m.group(1) if m and allow_guarded else None
         if digits is not None and len(digits.lstrip("-")) > MAX_DIGITS:
             raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_DIGITS:,}")
-        if _WHOLE.match(text):
-            return int(text)
         if m and allow_guarded:
             return Guarded(int(m.group(1)))
         expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
@@ -297,9 +294,8 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
-    named = {v.lower(): v for v in game.variants + game.more_variants}.get(variant.lower(), variant)  # any case
     try:
-        found = game.variant_of(named if "variant" in data else None, extra)
+        found = game.variant_of(game.in_any_case(variant) if "variant" in data else None, extra)
     except ValueError as e:  # about the variant, or about a key of the game's own ("tower: ...")
         key, _, said = str(e).partition(": ")
         if key not in game.extra_keys:

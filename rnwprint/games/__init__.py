@@ -31,7 +31,7 @@ def listed_variants(game: Game) -> tuple[str, ...]:
 def check_variant(game: Game, variant: str, where: str = "--variant", all_too: bool = True) -> str:
     """The variant as the game names it, given in any case (a for A); `all_too`: whether the
     error offers `all` (for every one)."""
-    named = {v.lower(): v for v in listed_variants(game)}.get(variant.lower(), variant)
+    named = game.in_any_case(variant)
     try:
         found = game.variant_of(named)
     except ValueError as e:
