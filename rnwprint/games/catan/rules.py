@@ -141,16 +141,11 @@ def networks(board: Board, colour: str) -> list[list[str]]:
 
 
 def longest_roads(board: Board, colour: str) -> int:
-    """The most roads of one player joined end to end in one group; another player's
-    village or city at a corner breaks the join there."""
+    """The most roads of one player joined end to end in one group. As with networks, a
+    corner joins them whoever holds it: the text names nothing that cuts a road."""
     island = geo.island()
     roads = {e for e, c in board.roads.items() if c == colour}
-    links: dict[str, set[str]] = {}
-    for e in roads:
-        for v in island.edge_corners[e]:
-            if v in board.corners and board.corners[v][0] != colour:
-                continue
-            links.setdefault(e, set()).update(island.corner_edges[v])
+    links = {e: {o for v in island.edge_corners[e] for o in island.corner_edges[v]} for e in roads}
     return max((len(g) for g in _groups(roads, links)), default=0)
 
 

@@ -296,7 +296,8 @@ def _audit(entries: Entries, board: Board, lang: str, logged: dict[str, bool] | 
         "blanks": blanks,
         "bad_values": len(found["bad-value"]),
         "violations": len(violations),
-        "powers_used": sum(counters[p] for p in POWERS),
+        # every circle on the map is a Resguardar used, ticked or not
+        "powers_used": counters["colour_change"] + max(counters["guard"], len(circled)) + counters["dupe"],
         "counters": counters,
         "regions": regions,
     }

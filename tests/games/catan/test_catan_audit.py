@@ -182,14 +182,14 @@ def test_most_cities_goes_to_the_one_with_most_and_none_to_nobody(write):
 
 
 # our reading of "carreteras conectadas entre sí": the largest group of one player's roads joined end
-# to end; another player's village or city at a corner breaks the join (not the network, though)
-def test_another_players_village_breaks_the_roads_join_but_not_the_network(write):
+# to end; the text names nothing that cuts them, so another player's village at a corner does not
+def test_another_players_village_does_not_break_the_roads_join(write):
     cells = {**BASE, "V02": "green village", "E03": "green", "V05": "green village"}  # V05: between E02 and E08
     report = audit(write, cells)
     assert found(report) == []
-    assert report.details["players"]["red"]["longest_roads"] == 1
-    own = audit(write, {**BASE, "V05": "red village"})  # the owner's own village does not break it
-    assert own.details["players"]["red"]["longest_roads"] == 2
+    assert report.details["players"]["red"]["longest_roads"] == 2
+    apart = audit(write, {**BASE, "E08": "blue", "E13": "red"})  # E13 meets E02 only through E08's corners
+    assert apart.details["players"]["red"]["longest_roads"] == 1
 
 
 def test_the_roads_counted_are_one_group_not_all_of_them(write):

@@ -404,9 +404,12 @@ def test_the_score_counts_every_x_blank_and_one_x_per_error():
 
 def test_the_tie_break_is_the_number_of_powers_used():
     """"En caso de empate, quien haya utilizado menos Cambios de Color, Resguardar y Engaños
-    ganará": the report gives the powers ticked, all three added."""
+    ganará": the report gives the powers ticked, all three added; a circle on the map is a
+    Resguardar used even when its box was not ticked."""
     report = audit_sheet(sheet({}, colour_change=2, guard=1, dupe=3), US, "en")
     assert report.details["powers_used"] == 6
+    circled = audit_sheet(sheet({"TX": Guarded(4), "ME": Guarded(2)}, colour_change=2, guard=1, dupe=3), US, "en")
+    assert circled.details["powers_used"] == 7
 
 
 def test_no_more_numbers_than_dice_rolled_and_dupes(play):
