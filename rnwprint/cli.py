@@ -10,6 +10,7 @@ import click
 from rnwprint.cli_support import (  # noqa: F401
     OUTPUT,
     PAGES,
+    SEED,
     OutputPath,
     _Closed,
     _format_of,
@@ -99,7 +100,7 @@ def games() -> None:
               help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
-@click.option("--seed", type=click.IntRange(0, 999_999_999), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="catan: shuffle the island's terrains by this seed (the map variant map-SEED).")
 def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int,
           target: pathlib.Path | None, seed: int | None) -> None:

@@ -18,6 +18,7 @@ from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
 PAGES = tuple(PAGE_SIZES)
+SEED = click.IntRange(0, 999_999_999)  # a seed is part of a file name: keep it short
 
 
 class OutputPath(click.ParamType):

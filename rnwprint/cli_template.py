@@ -6,6 +6,7 @@ import pathlib
 
 import click
 
+from rnwprint.cli_support import SEED
 from rnwprint.core.errors import RnwError
 from rnwprint.locale import LANGUAGES
 
@@ -24,7 +25,8 @@ from rnwprint.locale import LANGUAGES
               help="Squares across the picture's shape (--picture).")
 @click.option("--random", "random_tower", is_flag=True,
               help="roll-to-the-top: the first random tower of --seed, as rnwprint tower --random prints it.")
-@click.option("--seed", type=int, default=1, show_default=True, help="The seed of the --random tower.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="The seed of the --random tower.")
 @click.option("--descending", is_flag=True, help="roll-to-the-top: the custom tower under the descending rule.")
 def template(game: str, variant: str | None, lang: str, code, ascii_file, picture, columns, random_tower, seed,
              descending) -> None:

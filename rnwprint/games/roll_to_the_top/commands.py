@@ -10,6 +10,7 @@ import click
 
 from rnwprint.cli_support import (
     OUTPUT,
+    SEED,
     _either,
     _format_of,
     _idle,
@@ -32,7 +33,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
                                 + ("; the island shuffled by a seed is --variant map-SEED" if game == "catan" and
                                    option == "--seed" else ""))
     sources = [name for name, given in (("--variant", variant), ("--code", code), ("--ascii", ascii_file),
-                                        ("--picture", picture), ("--random", random_tower)) if given]
+                                        ("--picture", picture), ("--random", random_tower)) if given or given == ""]
     _idle("--columns", not picture, "sets the squares across a picture's shape: use it with --picture")
     _idle("--seed", not random_tower, "picks the random tower: use it with --random")
     if len(sources) > 1:
@@ -43,7 +44,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
         return None
     if game != rtt.NAME:
         raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
-    if code:
+    if code is not None:
         return rtt.tower_from_text(code, "--code")
     if random_tower:
         return rtt.random_towers(seed, 1)[0]
@@ -67,7 +68,8 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
 @click.option("--random", "random_towers", is_flag=True, help="Random towers (see --seed, --squares, --shape).")
 @click.option("--builtin", default=None, help="A built-in challenge by name, e.g. eiffel (rnwprint games lists them).")
 @click.option("--code", default=None, help="The tower code printed on a custom tower's sheet.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Random towers: the same seed, the same towers.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Random towers: the same seed, the same towers.")
 @click.option("--squares", type=click.IntRange(3, 200), default=30, show_default=True,
               help="Random towers: squares in each.")
 @click.option("--shape", type=click.Choice(("mixed", "taper", "spire", "tree"), case_sensitive=False), default="mixed",
@@ -107,7 +109,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
 
     fmt = _format_of(target, fmt, FORMATS, "pdf")
     sources = [name for name, given in (("--ascii", ascii_file), ("--picture", picture), ("--random", random_towers),
-                                        ("--builtin", builtin), ("--code", code)) if given]
+                                        ("--builtin", builtin), ("--code", code)) if given or given == ""]
     if len(sources) > 1:
         raise click.UsageError(f"give only one source: {_either(sources).replace(' or ', ' and ')} were given")
     if not sources:
@@ -135,7 +137,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
                            f"unknown built-in tower {builtin!r}; choose one of: {', '.join(rtt.builtins())}",
                            "--builtin")
         towers, labels, name = [rtt.builtins()[builtin].tower], [builtin], builtin
-    elif code:
+    elif code is not None:
         towers, labels = [rtt.tower_from_text(code, "--code")], [code]
         name = encode(towers[0])  # as printed: 7KD3M9QX for 7kd3-m9qx
     elif picture:

@@ -129,7 +129,10 @@ def parse_variant(variant: str) -> tuple[Tower, bool, str | None]:
 def tower_from_text(text: str, where: str = "tower") -> Tower:
     """A tower drawn in ASCII, or the code printed on a custom tower's sheet; checked playable."""
     stripped = text.strip()
-    if stripped and "[" not in stripped and " " not in stripped and "\n" not in stripped:
+    if not stripped:
+        raise TowerError("empty: draw the tower with [] squares, or give the code printed on a custom "
+                         "tower's sheet", where)
+    if "[" not in stripped and " " not in stripped and "\n" not in stripped:
         try:
             return decode(stripped).check(where)
         except OldCodeError as e:

@@ -7,13 +7,13 @@ import pathlib
 
 import click
 
-from rnwprint.cli_support import OUTPUT, _format_of
+from rnwprint.cli_support import OUTPUT, SEED, _format_of
 from rnwprint.locale import LANGUAGES
 
 
 @click.command(short_help="Roll the dice of a whole solo Rolling America/España game.")
 @click.argument("game")
-@click.option("--seed", type=int, required=True, help="The same seed always draws the same dice.")
+@click.option("--seed", type=SEED, required=True, help="The same seed always draws the same dice.")
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the colour names and the log's comments.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,

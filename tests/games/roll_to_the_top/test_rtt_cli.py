@@ -113,6 +113,9 @@ def test_rate_prints_the_figures(cli):
     (("--builtin", "louvre"), "unknown built-in tower 'louvre'"),
     (("--builtin", "Eiffel-desc"), "'eiffel-desc' is eiffel's descending rule: give --builtin eiffel --descending"),
     (("--code", "!!"), "neither a tower drawing"),
+    (("--code", ""), "--code: empty: draw the tower with [] squares, or give the code printed"),
+    (("--random", "--seed", "12345678901"), "'--seed': 12345678901 is not in the range 0<=x<=999999999"),
+    (("--random", "--seed", "-1"), "'--seed': -1 is not in the range"),
     (("--ascii", "missing.txt"), "cannot read file"),
 ])
 def test_tower_bad_options_exit_2(cli, args, reason):
@@ -192,3 +195,9 @@ def test_sheet_command_takes_descending_and_custom_variants(cli, tmp_path):
     assert cli("sheet", "roll-to-the-top", "--variant", variant, "-o", out).code == 0
     bad = cli("sheet", "roll-to-the-top", "--variant", "eifel")
     assert bad.code == 2 and "unknown variant 'eifel'" in bad.err
+
+
+def test_template_takes_the_seeds_tower_takes(cli):
+    result = cli("template", "roll-to-the-top", "--random", "--seed", "1000000000")
+    assert result.code == 2 and "'--seed': 1000000000 is not in the range 0<=x<=999999999" in result.err
+    assert cli("template", "roll-to-the-top", "--random", "--seed", "999999999").code == 0

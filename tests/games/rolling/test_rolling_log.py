@@ -242,3 +242,9 @@ def test_audit_log_input_errors_exit_2(cli, tmp_path, write):
     other = write("t.toml", 'game = "twenty-one"\n')
     result = cli("audit", other, "--log", bad_log)
     assert result.code == 2 and result.err.strip() == "rnwprint: --log: twenty-one has no game log"
+
+
+def test_roll_takes_seeds_from_0_to_999999999(cli):
+    assert cli("roll", "rolling-america", "--seed", "0").code == 0
+    result = cli("roll", "rolling-america", "--seed", "-3")
+    assert result.code == 2 and "'--seed': -3 is not in the range 0<=x<=999999999" in result.err
