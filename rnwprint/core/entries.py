@@ -286,9 +286,10 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     if game.replay is not None and "turn" in data and "cells" not in data:
         raise RnwError(f"a game log (as rnwprint roll writes), not a sheet: audit the sheet with it, "
                        f"rnwprint audit SHEET --log {pathlib.Path(source).name}", source)
+    listed = ", ".join(k for k in keys if k != "counters" or game.counters)  # an empty table is allowed
     for key in data:
         if key not in keys:
-            problems.append(f"{_name(key)}: unknown key; valid keys are {', '.join(keys)}")
+            problems.append(f"{_name(key)}: unknown key; valid keys are {listed}")
     variant = data.get("variant", game.default_variant)
     if not isinstance(variant, str) or len(variant) > 500:  # a custom tower's code included
         raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",

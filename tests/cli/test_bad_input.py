@@ -402,7 +402,7 @@ def test_audit_of_keys_and_values_with_lone_surrogates_escapes_them(cli, write):
     result = cli("audit", path)
     assert result.code == 2
     assert result.err.splitlines() == [
-        f"rnwprint: {path}: '\\udc00': unknown key; valid keys are game, variant, lang, cells, counters, totals",
+        f"rnwprint: {path}: '\\udc00': unknown key; valid keys are game, variant, lang, cells, totals",
         f"{path}: cells.R1C1: '\\ud800' is not a whole number or \"X\"",
     ]
 
@@ -452,7 +452,9 @@ def test_audit_of_a_bad_score_box_names_it_and_writes_nothing(cli, write, totals
 def test_audit_of_score_boxes_on_a_sheet_without_them_is_an_unknown_key(cli, write):
     path = write("tower.toml", 'game = "roll-to-the-top"\n[totals]\nx = 3\n')
     assert one_line(cli("audit", path)) == (f"rnwprint: {path}: totals: unknown key; "
-                                            "valid keys are game, variant, lang, cells, counters, tower, descending")
+                                            "valid keys are game, variant, lang, cells, tower, descending")
+    empty = write("empty.toml", 'game = "roll-to-the-top"\n[cells]\nA1 = 3\n[counters]\n')  # no counters: allowed
+    assert cli("audit", empty).code == 0
 
 
 def test_a_blank_score_box_is_not_judged(cli, write):

@@ -318,7 +318,8 @@ def test_choices_are_taken_in_any_case(cli, tmp_path, args):
 
 @pytest.mark.parametrize("game, typed, meant", [("TWENTY-ONE", "b", "twenty-one B"),
                                                 ("Roll-To-The-Top", "EIFFEL-DESC", "roll-to-the-top eiffel-desc"),
-                                                ("Catan", "MAP-07", "catan map-7")])
+                                                ("Catan", "MAP-07", "catan map-7"),
+                                                ("roll-to-the-top", "T.1fetq-DESC", "roll-to-the-top t.1FETQ-desc")])
 def test_a_typed_in_files_game_and_variant_are_taken_in_any_case(cli, write, game, typed, meant):
     result = cli("audit", write("s.toml", f'game = "{game}"\nvariant = "{typed}"\n[cells]\n'), "--lang", "en")
     assert result.code == 0 and result.out.startswith(f"Sheet: {meant} (")

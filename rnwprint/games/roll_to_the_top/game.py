@@ -151,6 +151,8 @@ def custom_variant(variant: str | None, extra: dict) -> str | None:
         raise ValueError(f"descending: {descending!r} is not true or false")
     if variant is not None and not isinstance(variant, str):
         raise ValueError(f"{variant!r} is not a variant name")
+    if variant is not None and variant.lower().endswith(DESC):  # t.1FETQ-DESC as t.1FETQ-desc
+        variant = variant[: -len(DESC)] + DESC
     if extra.get("descending") is False and variant and variant.endswith(DESC):
         raise ValueError(f"descending = false, but the variant {variant!r} is the descending rule: drop one of them")
     if art is None:

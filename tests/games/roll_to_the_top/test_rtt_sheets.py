@@ -87,6 +87,19 @@ def test_sheet_words_in_each_language():
     assert "rests on A1, A2" in es.cells["B1"].label.replace("se apoya en", "rests on")
 
 
+@pytest.mark.parametrize("lang, nobody, five, tie", [
+    ("es", "si nadie escribió ningún número", "con cinco dados quita uno", "(varios a la vez: ganan todos)"),
+    ("en", "nobody wrote a number", "all five rolled: remove one", "(several at once: all win)")])
+def test_the_legend_puts_nobody_wrote_first_keeping_five_and_shares_the_win(lang, nobody, five, tie):
+    """"Si todos los jugadores no completaron ningún número ... añadir 1 dado ... Si es imposible,
+    mantén los 5 dados" overrides "Si se lanzaron los 5 dados ... eliminar un dado"; "¡Ningún
+    desempate!"."""
+    text = " ".join(i.text for i in build("pyramid", lang, "a4").items if isinstance(i, Text))
+    text = " ".join(text.split())  # the legend's lines joined
+    assert text.index(nobody) < text.index(five) and tie in text
+    assert ("añade uno (con cinco, se quedan cinco)" if lang == "es" else "add one (five: keep five)") in text
+
+
 def test_ground_squares_carry_a_dot():
     sheet = build("pyramid", "en", "a4")
     from rnwprint.core.sheet import Circle
