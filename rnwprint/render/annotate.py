@@ -9,6 +9,7 @@ from rnwprint.fonts import PT, text_span, text_width
 RED = "#e00000"
 LABEL_PT = 7
 GAP = 1.0  # mm between a cell and its label
+ELSEWHERE_Y = 6.5  # mm: the baseline of the rules no box shows, above the corner markers
 
 
 def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
@@ -32,14 +33,19 @@ def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
         return (not _inside(spot, sheet), _count(spot, labels), _count(spot, printed),
                 _count(spot, red), _count(spot, cells))
 
+    elsewhere: dict[str, int] = {}  # rules broken by no cell of the sheet (a score box), by count
     for v in report.violations:
         spots = [spot for c in v.cells if c in sheet.cells for spot in _spots(sheet.cells[c].bounds, v.rule)]
         if not spots:
+            elsewhere[v.rule] = elsewhere.get(v.rule, 0) + 1
             continue
         x0, y0, x1, y1 = box = min(spots, key=hides)  # the first of the least hidden
         labels.append(box)
         out.add(Rect(x0, y0, x1 - x0, y1 - y0, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
         out.add(Text((x0 + x1) / 2, y1 - 0.8, v.rule, LABEL_PT, RED, "middle", bold=True))
+    if elsewhere:  # in the top margin, above the title, so that no broken rule goes unseen
+        line = ", ".join(rule + (f" ×{n}" if n > 1 else "") for rule, n in elsewhere.items())
+        out.add(Text(sheet.width / 2, ELSEWHERE_Y, f"also broken: {line} (see the report)", LABEL_PT, RED, "middle", bold=True))
     return out
 
 

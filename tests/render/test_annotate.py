@@ -37,7 +37,7 @@ def _labels(drawn, sheet):
     """(box, rule) of each label drawn: its red-outlined white Rect and the Text inside."""
     new = drawn.items[len(sheet.items):]
     boxes = [i for i in new if isinstance(i, Rect) and i.style.stroke == RED]
-    texts = [i for i in new if isinstance(i, Text)]
+    texts = [i for i in new if isinstance(i, Text) and not i.text.startswith("also broken: ")]
     return [((b.x, b.y, b.x + b.w, b.y + b.h), t.text) for b, t in zip(boxes, texts, strict=True)]
 
 
@@ -109,4 +109,19 @@ def test_a_violation_naming_no_cell_of_the_sheet_is_outlined_nowhere():
                                                  Violation("over-field", ("R1C1",), "")])
     drawn = annotated_sheet(report, sheet)
     assert [rule for _, rule in _labels(drawn, sheet)] == ["over-field"]
-    assert len(drawn.items) == len(sheet.items) + 1 + 2  # one outline, one label
+    assert len(drawn.items) == len(sheet.items) + 1 + 2 + 1  # one outline, one label, the line above
+    assert drawn.items[-1].text == "also broken: bad-value (see the report)"
+
+
+def test_rules_broken_on_no_box_are_written_above_the_markers():
+    """A wrong score box is no cell of the sheet: it is still named, once with its count, in
+    the top margin, clear of every printed text."""
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    violations = [Violation("written-total", (), ""), Violation("written-total", (), ""),
+                  Violation("over-field", ("R1C2",), "")]
+    drawn = annotated_sheet(Report("twenty-one", "A", "x", 0, violations), sheet)
+    top = drawn.items[-1]
+    assert (top.text, top.colour, top.x) == ("also broken: written-total ×2 (see the report)", RED, sheet.width / 2)
+    left, upper, right, lower = _letters(top)
+    assert upper > 0 and lower < min(item.y for item in sheet.items if isinstance(item, Rect))
+    assert annotated_sheet(Report("twenty-one", "A", "x", 0, violations[2:]), sheet).items[-1].text == "over-field"
