@@ -155,11 +155,8 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     work = audit_many(files, lang, log, (jobs or cores()) if photos else 1)  # typed-in files: too quick for a pool
     with _progress(work, photos, "photos") as outcomes:
         for path, outcome in outcomes:
-            if isinstance(outcome, RnwError):
-                click.echo(f"rnwprint: {outcome}", err=True)
-                worst = 2
-            elif isinstance(outcome, Failure):  # one line for it, then the next
-                click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
+            if isinstance(outcome, (RnwError, Failure)):
+                _say_unusable(path, outcome, as_json)
                 worst = 2
             else:
                 click.echo(outcome.to_json() if as_json else outcome.to_text(outcome.lang))
@@ -241,12 +238,8 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     work = read_many(photos, jobs or cores(), as_json, draw=bool(annotate or folder))
     with _progress(work, True, "photos") as outcomes:
         for path, outcome in outcomes:
-            if isinstance(outcome, RnwError):
-                click.echo(f"rnwprint: {outcome}", err=True)
-                worst = 2
-                continue
-            if isinstance(outcome, Failure):  # one line for it, as `audit` does, then the next
-                click.echo(f"rnwprint: {path}: internal error ({outcome.reason}); please report it", err=True)
+            if isinstance(outcome, (RnwError, Failure)):
+                _say_unusable(path, outcome, as_json)
                 worst = 2
                 continue
             for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
@@ -263,6 +256,21 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
             elif not target:
                 click.echo(outcome.text, nl=False)
     sys.exit(worst)
+
+
+def _say_unusable(path, outcome, as_json: bool) -> None:
+    """One line on stderr for a file that could not be used (then the batch goes on); with
+    --json also its object in its place on stdout, so that every file has one."""
+    from rnwprint.batch import Failure
+
+    if isinstance(outcome, Failure):
+        line = f"{path}: internal error ({outcome.reason}); please report it"
+    else:
+        line = str(outcome)
+    click.echo(f"rnwprint: {line}", err=True)
+    if as_json:
+        import json
+        click.echo(json.dumps({"source": str(path), "error": line}, ensure_ascii=False))
 
 
 def _outputs_into(folder: pathlib.Path, photos) -> dict:

@@ -592,3 +592,21 @@ def test_a_counter_as_text_takes_as_many_digits_as_a_number_may_have(cli, write)
     assert cli("audit", most).code == 1  # read, and far more rounds than a game has
     past = cli("audit", write("past.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 4301}"\n'))
     assert past.code == 2 and "counters.rounds: " in one_line(past) and "is not a whole number >= 0" in past.err
+
+
+def test_audit_json_gives_an_unusable_file_its_own_object_in_its_place(cli, write):
+    good, bad = write("good.toml", GOOD), write("bad.toml", 'game = "twenty-one"\nx = [\n')
+    result = cli("audit", good, bad, good, "--json")
+    assert result.code == 2
+    objects = [json.loads(line) for line in result.out.splitlines()]
+    assert [o["source"] for o in objects] == [str(good), str(bad), str(good)]
+    assert "error" not in objects[0] and objects[0]["details"]["rows"][0]["sum"] == 6
+    assert objects[1]["error"].startswith(f"{bad}: malformed TOML")
+    assert one_line(result) == f"rnwprint: {objects[1]['error']}"
+
+
+def test_read_json_gives_a_file_that_is_no_photo_an_object_too(cli, write):
+    bad = write("notes.jpg", "not a photo\n")
+    result = cli("read", bad, "--json")
+    assert result.code == 2
+    assert json.loads(result.out) == {"source": str(bad), "error": f"{bad}: not an image (expected a JPEG or PNG photo)"}

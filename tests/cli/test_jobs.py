@@ -113,8 +113,9 @@ def test_audit_with_two_jobs_keeps_photos_and_typed_in_files_in_order(cli, photo
     typed = write("typed.toml", 'game = "twenty-one"\n[cells]\nR1C1 = 9\n')
     result = cli("audit", "--jobs", "2", "--json", photos[1], broken, typed, photos[0])
     assert result.code == 2
-    assert [json.loads(line)["source"] for line in result.out.splitlines()] == [
-        str(photos[1]), str(typed), str(photos[0])]
+    objects = [json.loads(line) for line in result.out.splitlines()]
+    assert [o["source"] for o in objects] == [str(photos[1]), str(broken), str(typed), str(photos[0])]
+    assert ["error" in o for o in objects] == [False, True, False, False]
     assert f"rnwprint: {broken}:" in result.err
 
 
