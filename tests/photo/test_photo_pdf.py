@@ -57,12 +57,13 @@ def test_each_page_of_a_longer_scan_is_read_in_order_and_a_page_without_a_sheet_
     out = cli("read", pdf, "--json", "--jobs", "1")
     assert out.code == 2
     lines = [json.loads(line) for line in out.out.splitlines()]
-    assert [line["source"] for line in lines] == [f"{pdf}, page 1", f"{pdf}, page 3"]
-    assert all(line["game"] == "twenty-one" for line in lines)
-    assert out.err == f"rnwprint: {pdf}, page 2: no rnwprint sheet found in the photo (no corner markers, no QR code)\n"
+    assert [line["source"] for line in lines] == [f"{pdf}, page {n}" for n in (1, 2, 3)]
+    assert [line.get("game") for line in lines] == ["twenty-one", None, "twenty-one"]
+    said = f"{pdf}, page 2: no rnwprint sheet found in the photo (no corner markers, no QR code)"
+    assert out.err == f"rnwprint: {said}\n" and lines[1]["error"] == said
     audited = cli("audit", pdf, "--jobs", "1", "--json")
     assert audited.code == 2 and audited.err.count("\n") == 1
-    assert [json.loads(line)["game"] for line in audited.out.splitlines()] == ["twenty-one", "twenty-one"]
+    assert [json.loads(line).get("game") for line in audited.out.splitlines()] == ["twenty-one", None, "twenty-one"]
 
 
 def test_into_names_each_pages_files_after_the_page(photo, cli, tmp_path):
@@ -122,7 +123,7 @@ def test_a_pdf_without_pages_is_not_lost_from_the_batch(photo, tmp_path, cli):
     out = cli("read", empty, path, "--json", "--jobs", "1")
     assert out.code == 2
     assert out.err.splitlines()[0] == f"rnwprint: {empty}: cannot open the PDF: it is damaged or not a PDF"
-    assert len(out.out.splitlines()) == 1
+    assert [json.loads(line).get("game") for line in out.out.splitlines()] == [None, "twenty-one"]
 
 
 def test_a_pdf_of_several_pages_given_whole_says_how_to_read_it(photo, tmp_path):
