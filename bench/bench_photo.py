@@ -12,7 +12,8 @@ Timing runs on one core (OpenCV and BLAS limited to one thread).
 --writers uci|fonts|npm-fonts|mnist-test|european writes the photos with digits by writers
 outside the training data instead (tools/digits_writers.py: scikit-learn's UCI digits, the
 held-out handwriting font families of Debian and of npm, MNIST's test set, the held-out digits with European 1s and 7s;
---cache DIR as for tools/train_digits.py).
+--cache DIR as for tools/train_digits.py). --joined writes two-digit numbers with their
+digits touching or overlapping a little (up to 6 % of their height), as joined hands do.
 """
 
 from __future__ import annotations
@@ -157,12 +158,17 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=100)
     parser.add_argument("--writers", help="uci, fonts, npm-fonts, mnist-test or european: digits by writers outside the training data")
     parser.add_argument("--cache", help="directory holding the MNIST tarball and wheel (for mnist-test)")
+    parser.add_argument("--joined", action="store_true",
+                        help="two-digit numbers written with their digits touching or overlapping a little, as "
+                             "joined or cursive hands write them (tests/support/synth_ink.JOINED_GAP)")
     parser.add_argument("--tight-circles", action="store_true",
                         help="guard circles drawn round the number, well inside the box, not round its edge")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.tight_circles:
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
+    if args.joined:
+        synth_ink.PAIR_GAP = synth_ink.JOINED_GAP
     print(f"machine: {machine()}")
     if args.calibrate:
         cells, _, failures, by_mp = evaluate(range(5000, 5000 + args.photos))

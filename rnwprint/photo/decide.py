@@ -15,7 +15,6 @@ AMBIGUOUS = 0.85  # confidence kept when the ink's shape alone cannot tell one d
 BLANK_INK = 0.006  # below this share of a cell's area in ink, the cell (or tick box) is blank
 UNSURE_BLANK = (0.003, 0.012)  # ink shares too close to call blank or written (or ticked)
 DECIMALS = [str(d) for d in range(10)]
-ALT_WEIGHT = 0.75  # a cut other than the first must be this much likelier to win
 #: ink in one piece read as one digit (or two) is flagged when two digits (or one) also read
 #: this sure: the shape alone cannot tell
 ONE_OR_TWO = 0.7
@@ -74,8 +73,7 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool, short: tuple[
         whole = digits.restrict(p[:1], ["X"] + single)[0]
         best = int(whole.argmax())
         pairs = [_pair(p[i], p[i + 1], cell) for i in range(1, len(p), 2)]
-        likelihoods = [likelihood * (1.0 if i == 0 else ALT_WEIGHT) for i, (_, _, likelihood) in enumerate(pairs)]
-        way = int(np.argmax(likelihoods))
+        way = int(np.argmax([likelihood for _, _, likelihood in pairs]))  # the likeliest cut; on a tie the first
         pair, pair_confidence, _ = pairs[way]
         # the pair, unless a digit reads likelier as one the box cannot hold there (7 and 9
         # in a 1-50 square are no 49 nor 19): never re-guessed into range silently

@@ -7,7 +7,10 @@ import numpy as np
 
 from rnwprint.core.sheet import Cell
 
-MAYBE_TWO = 0.85  # ink narrower than this (width / height) is one digit
+#: ink narrower than this (width / height) is one digit; wider ink is also tried cut in two.
+#: Two digits that touch or overlap a little, as joined hands write them, can be as narrow as
+#: 0.7 (a 1 leaning on a 4); at 0.85 such a 14 was read as a sure 4 (bench_photo.py --joined)
+MAYBE_TWO = 0.7
 #: two blobs side by side are two digits when each is this share of the ink's height and
 #: they overlap by at most this share of the narrower one's width
 TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP = 0.5, 0.3

@@ -184,3 +184,38 @@ def test_blobs_are_opencvs_components_whatever_the_label_width(seed):
     want = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_32S)
     assert count == want[0] > 10
     assert np.array_equal(labels, want[1]) and np.array_equal(stats, want[2]) and np.array_equal(centres, want[3])
+
+
+def touching_fourteen(gap: int) -> np.ndarray:
+    """A 1 and a 4 in pen strokes, the 4 drawn `gap` px right of where it touches the 1."""
+    import cv2
+
+    ink = np.zeros((48, 60), np.float32)
+    cv2.line(ink, (10, 6), (10, 42), 1.0, 3)  # the 1
+    x = 10 + gap
+    cv2.line(ink, (x + 16, 6), (x + 2, 30), 1.0, 3)  # the 4: its slant, bar and stem
+    cv2.line(ink, (x + 2, 30), (x + 26, 30), 1.0, 3)
+    cv2.line(ink, (x + 20, 16), (x + 20, 42), 1.0, 3)
+    return ink
+
+
+@pytest.mark.parametrize("gap", [0, 2])
+def test_a_1_touching_a_4_is_read_14_not_a_sure_4(gap):
+    """Joined hands let the digits touch: ink 0.76-0.8 as wide as tall is no longer taken for
+    one digit without a look (with MAYBE_TWO at 0.85 the reader read a sure 4, unflagged)."""
+    ink = touching_fourteen(gap)
+    assert photo_read.MAYBE_TWO < photo_read._aspect(ink) < 0.85
+    crops, apart = photo_read._split_digits(ink, TOWER_SQUARE)
+    assert not apart and len(crops) >= 3
+    written = photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0))
+    read = photo_read.read_written(written, digits.probabilities(crops))
+    assert read.value == 14
+
+
+def test_ink_narrower_than_two_digits_can_be_is_one_digit():
+    """A lone 4 (0.6 as wide as tall) is read whole, never cut in two."""
+    ink = touching_fourteen(0)[:, 10:]
+    ink[:, :4] = 0  # the 1 taken away
+    assert photo_read._aspect(ink) < photo_read.MAYBE_TWO
+    crops, _ = photo_read._split_digits(ink, TOWER_SQUARE)
+    assert len(crops) == 1

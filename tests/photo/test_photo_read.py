@@ -308,17 +308,17 @@ def test_ink_reaching_the_box_edge_is_cut_inside_it(width):
         assert tens.any() and units.any()
 
 
-def test_another_cut_wins_only_when_clearly_likelier():
-    """A cut other than the emptiest column is less likely to begin with: it wins only when
-    its digits are read clearly surer than the first cut's."""
+def test_the_cut_whose_digits_read_likelier_wins_and_on_a_tie_the_first():
+    """Touching digits are cut several ways; the way whose two digits are likelier wins, even
+    when it is not the emptiest column (a slanted pair is often cut best off the middle)."""
     def row(d, p):
         return np.eye(len(digits.CLASSES))[d] * p + (1 - p) / len(digits.CLASSES)
     whole = np.full(len(digits.CLASSES), 1 / len(digits.CLASSES))
     first = [row(2, 0.6), row(1, 0.6)]  # 21
-    close = [row(2, 0.65), row(7, 0.65)]  # 27, a little surer
-    clear = [row(2, 0.97), row(7, 0.97)]  # 27, much surer
-    assert photo_read._decide(TOWER_SQUARE, np.stack([whole, *first, *close]), False, False).value == 21
-    assert photo_read._decide(TOWER_SQUARE, np.stack([whole, *first, *clear]), False, False).value == 27
+    same = [row(2, 0.6), row(7, 0.6)]  # 27, as sure
+    surer = [row(2, 0.65), row(7, 0.65)]  # 27, a little surer
+    assert photo_read._decide(TOWER_SQUARE, np.stack([whole, *first, *same]), False, False).value == 21
+    assert photo_read._decide(TOWER_SQUARE, np.stack([whole, *first, *surer]), False, False).value == 27
 
 
 def test_a_five_whose_bar_stands_apart_is_one_digit():

@@ -170,6 +170,12 @@ def pieces(binary: np.ndarray) -> int:
     return cv2.connectedComponents(binary.astype(np.uint8), connectivity=8)[0] - 1
 
 
+#: the space between a two-digit number's digits, as shares of the height (below 0: they overlap,
+#: as joined or cursive writing does; bench/bench_photo.py --joined)
+PAIR_GAP = (0.02, 0.12)
+JOINED_GAP = (-0.06, 0.0)
+
+
 def _digits_alpha(digits: str, height: float, pen: float, source: DigitSource,
                   rng: np.random.Generator) -> np.ndarray:
     """One or two handwritten digits side by side, as one alpha mask."""
@@ -178,7 +184,8 @@ def _digits_alpha(digits: str, height: float, pen: float, source: DigitSource,
     if len(glyphs) == 1:
         return _crop_alpha(glyphs[0])
     parts = [_crop_alpha(g) for g in glyphs]
-    gap = int(round(height * rng.uniform(0.02, 0.12)))
+    gap = int(round(height * rng.uniform(*PAIR_GAP)))
+    gap = max(gap, -(min(p.shape[1] for p in parts) // 2))  # a narrow 1 overlaps by half itself at most
     h = max(p.shape[0] for p in parts)
     w = sum(p.shape[1] for p in parts) + gap * (len(parts) - 1)
     out = np.zeros((h, w), np.float32)
