@@ -8,6 +8,7 @@ import sys
 import click
 
 from rnwprint.cli_support import (  # noqa: F401
+    INPUT,
     OUTPUT,
     PAGES,
     SEED,
@@ -121,11 +122,11 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 
 
 @cli.command(short_help="Check finished sheets (typed-in files or photos).")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
+@click.argument("files", nargs=-1, required=True, type=INPUT)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default=None,
               help="Language of the report [default: the sheet's own language, else es].")
-@click.option("--log", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--log", type=INPUT, default=None,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
@@ -179,21 +180,22 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
                                    f"{len(files)} pages: give a PDF of one page with it")
         raise click.UsageError("--annotate draws one sheet's violations: give one file with it")
     fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
-    check_target(target, files)
+    inputs = (*files, log) if log else files  # the game log is an input too: never written over
+    check_target(target, inputs)
     report = audit_file(files[0], lang, log)
     sheet = get_game(report.game).build(report.variant, report.lang, "a4")
-    write_atomic(target, render([annotated_sheet(report, sheet)], fmt)[0], files)
+    write_atomic(target, render([annotated_sheet(report, sheet)], fmt)[0], inputs)
     click.echo(report.to_json() if as_json else report.to_text(report.lang))
     sys.exit(0 if report.valid else 1)
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")
-@click.argument("photos", nargs=-1, required=True, type=click.Path(path_type=pathlib.Path))
+@click.argument("photos", nargs=-1, required=True, type=INPUT)
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Write the typed-in sheet file read (TOML) here; one photo only.")
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
-@click.option("--into", "folder", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--into", "folder", type=INPUT, default=None,
               help="Write each photo's typed-in file and annotated picture into this folder "
                    "(NAME.toml, NAME.png), for any number of photos.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
@@ -246,7 +248,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 click.echo(f"rnwprint: {path}: {note}", err=True)
             typed_in, picture = outputs.get(path, (None, None))
             if typed_in:
-                write_atomic(typed_in, outcome.text.encode("utf-8"), photos)
+                write_atomic(typed_in, outcome.text.encode("utf-8", "replace"), photos)  # a name no UTF-8 spells: "?"
             if picture:
                 write_atomic(picture, outcome.picture, photos)
             if as_json:

@@ -40,6 +40,22 @@ class OutputPath(click.ParamType):
 OUTPUT = OutputPath()
 
 
+class InputPath(click.ParamType):
+    """A file or folder to read: never empty (pathlib would take "" for the current folder)."""
+
+    name = "path"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, pathlib.Path):
+            return value
+        if not value:
+            self.fail("empty path: name a file", param, ctx)
+        return pathlib.Path(value)
+
+
+INPUT = InputPath()
+
+
 def _printing_options(command):
     """--lang, --page and --format, as every command that prints sheets takes them."""
     command = click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default=None,

@@ -6,7 +6,7 @@ import pathlib
 
 import click
 
-from rnwprint.cli_support import SEED
+from rnwprint.cli_support import INPUT, SEED
 from rnwprint.core.errors import RnwError
 from rnwprint.locale import LANGUAGES
 
@@ -17,9 +17,9 @@ from rnwprint.locale import LANGUAGES
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the comments (the sheet's own default).")
 @click.option("--code", default=None, help="roll-to-the-top: the custom tower whose code is printed on its sheet.")
-@click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--ascii", "ascii_file", type=INPUT, default=None,
               help="roll-to-the-top: a tower drawn as text, as for rnwprint tower ('-': stdin).")
-@click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--picture", type=INPUT, default=None,
               help="roll-to-the-top: a picture's tower, as for rnwprint tower (with --columns).")
 @click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
               help="Squares across the picture's shape (--picture).")
@@ -51,4 +51,4 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
         from rnwprint.games.roll_to_the_top.game import custom_variant_name
 
         variant = custom_variant_name(tower, descending)
-    click.echo(unwrap(blank(g, variant or g.default_variant, lang)), nl=False)
+    click.echo(unwrap(blank(g, g.default_variant if variant is None else variant, lang)), nl=False)

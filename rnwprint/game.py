@@ -39,7 +39,7 @@ class Game:
     # sheet is slow for an audit (a custom tower's rating, a map's first fit).
     cell_ids: Callable[[str], frozenset[str]] | None = None
     languages: tuple[str, ...] = ("es", "en")
-    counters: dict[str, str] = field(default_factory=dict)  # name -> description
+    counters: dict[str, str] = field(default_factory=dict)  # name -> the locale key of what it counts
     # the score boxes a player writes a total in (typed in under [totals]; the audit checks
     # them): name -> the locale key of what the box holds
     totals: dict[str, str] = field(default_factory=dict)

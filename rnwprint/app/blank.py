@@ -29,5 +29,5 @@ def blank_file(game: Game, variant: str, lang: str) -> str:
                      f"({values}); {t(lang, 'audit.template_check')}"],
                     [("game", game.name, None), ("variant", variant, None), ("lang", lang, t(lang, "audit.template_lang"))],
                     [(cell.id, None, cell.label) for cell in cells],
-                    [(name, 0, text) for name, text in game.counters.items()],
+                    [(name, 0, t(lang, key)) for name, key in game.counters.items()],
                     [(name, None, t(lang, key, box=name)) for name, key in game.totals.items()])

@@ -48,7 +48,7 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
 
     g = get_game(game)
     every = variant is not None and variant.lower() == "all"
-    variants = list(g.variants) if every else [check_variant(g, variant or g.default_variant)]
+    variants = list(g.variants) if every else [check_variant(g, g.default_variant if variant is None else variant)]
     if seed is not None:
         if g.seeded is None:
             raise RnwError(f"--seed shuffles a game's layout: {g.name} has none to shuffle")

@@ -206,7 +206,7 @@ def whole_number(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:  # 1e300 is no number anyone wrote
         return int(value)
     if isinstance(value, str) and _WHOLE.match(value.strip()) and len(value.strip().lstrip("-")) <= MAX_DIGITS:
         return int(value.strip())

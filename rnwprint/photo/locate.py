@@ -141,6 +141,7 @@ def _footer_identity(grey: np.ndarray, corners: dict[int, np.ndarray]):
     return candidates, "", None
 
 
+MIN_SIDE_PX = 64  # a sheet's markers and QR code cannot be read in fewer pixels across
 TWO_SHEETS = "more than one sheet in the photo (a corner marker seen twice): photograph one sheet at a time"
 
 
@@ -158,6 +159,9 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     t0 = time.perf_counter()
     if image.dtype != np.uint8 or image.ndim not in (2, 3) or image.size == 0:
         raise RnwError("not an 8-bit grey or colour image", where)
+    if min(image.shape[:2]) < MIN_SIDE_PX:  # a strip of a picture: no sheet, and too thin to halve
+        h, w = image.shape[:2]
+        raise MarkersMissing(f"no rnwprint sheet found in the photo: it is only {w} x {h} px", where)
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     corners, rejected, twice = _detect(grey)
     t1 = time.perf_counter()

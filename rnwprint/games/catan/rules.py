@@ -28,9 +28,10 @@ def colours() -> tuple[str, ...]:
 
 
 def counters() -> dict[str, str]:
-    about = {"knights": "knight cards {c} played", "victory_cards": "victory point cards {c} holds",
-             "resources": "resources {c} holds at the end"}
-    return {f"{c}_{k}": about[k].format(c=c) for c in colours() for k in COUNTERS}
+    """Game.counters: each colour's knights, victory cards and resources (the locale keys)."""
+    about = {"knights": "catan.counter_knights", "victory_cards": "catan.counter_victory_cards",
+             "resources": "catan.counter_resources"}
+    return {f"{c}_{k}": about[k] for c in colours() for k in COUNTERS}
 
 
 def totals() -> dict[str, str]:

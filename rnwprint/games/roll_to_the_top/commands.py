@@ -9,6 +9,7 @@ import sys
 import click
 
 from rnwprint.cli_support import (
+    INPUT,
     OUTPUT,
     SEED,
     _either,
@@ -59,9 +60,9 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
 
 
 @click.command(short_help="Make a Roll to the Top tower: its sheet, rating or drawing.")
-@click.option("--ascii", "ascii_file", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--ascii", "ascii_file", type=INPUT, default=None,
               help="A tower drawn as text: [] per square, one line per row, top first ('-': stdin).")
-@click.option("--picture", type=click.Path(path_type=pathlib.Path), default=None,
+@click.option("--picture", type=INPUT, default=None,
               help="A PNG or JPEG whose dark shape is filled with squares.")
 @click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
               help="Squares across the picture's shape (--picture).")
@@ -129,7 +130,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
         towers = rtt.random_towers(seed, count, squares, shape, max_width)
         labels = [f"random-s{seed}" + (f"-{k + 1}" if count > 1 else "") for k in range(count)]
         name = f"random-s{seed}" + (f"-n{count}" if count > 1 else "")
-    elif builtin:
+    elif builtin is not None:
         builtin = builtin.lower()  # EIFFEL as eiffel, as every other choice
         if builtin not in rtt.builtins():
             desc = builtin.removesuffix(rtt.DESC) if builtin.removesuffix(rtt.DESC) in rtt.builtins() else ""

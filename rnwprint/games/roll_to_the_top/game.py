@@ -22,6 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
+from rnwprint.core.entries import shown
 from rnwprint.core.errors import RnwError
 from rnwprint.data import data_path
 from rnwprint.games.roll_to_the_top.tower import OldCodeError, Tower, TowerError
@@ -138,7 +139,7 @@ def tower_from_text(text: str, where: str = "tower") -> Tower:
         except OldCodeError as e:
             raise TowerError(str(e), where) from None
         except ValueError:
-            raise TowerError(f"{stripped!r} is neither a tower drawing ([] squares) nor a tower code",
+            raise TowerError(f"{shown(stripped)} is neither a tower drawing ([] squares) nor a tower code",
                              where) from None
     return parse_ascii(text, where).check(where)
 

@@ -31,6 +31,7 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     from rnwprint.locale import t
     from rnwprint.output import write_atomic
 
+    game = game.lower()  # ROLLING-AMERICA as rolling-america, as every command takes a game's name
     load_board(game)  # checks the game name
     turns = roll_game(seed)
     if target is not None:  # written first: a failed write prints nothing but the error

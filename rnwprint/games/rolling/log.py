@@ -9,7 +9,7 @@ import pathlib
 import random
 from dataclasses import dataclass
 
-from rnwprint.core.entries import load_document
+from rnwprint.core.entries import load_document, shown
 from rnwprint.core.errors import RnwError
 from rnwprint.games.rolling.rules import (DICE, DICE_PER_TURN, FACES, NAME_KEYS, ROUNDS, TURNS_PER_ROUND, Board,
                                           _colour)
@@ -120,6 +120,7 @@ def log_json(game_name: str, turns: list[Turn], seed: int | None = None) -> str:
 # --- reading a game log -----------------------------------------------------------------
 
 LOG_KEYS = ("game", "seed", "turn")
+SEEDS = range(1_000_000_000)  # as `roll --seed` takes them (cli_support.SEED)
 TURN_KEYS = ("round", "dice", "write")
 WRITE_KEYS = ("die", "cell", "x", "nothing", "colour_change", "guard", "dupe_cell", "dupe_guard")
 
@@ -259,11 +260,14 @@ def load_log(path: str | pathlib.Path, board: Board) -> GameLog:
     game = data.get("game")
     if game is None:
         problems.append(f'game: missing; say which game the log is, e.g. game = "{board.game}"')
-    elif game != board.game:
+    elif not isinstance(game, str) or game.lower() != board.game:
         problems.append(f"game: the log is for {game!r} but the sheet is {board.game}")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         problems.append(f"seed: {seed!r} is not a whole number")
+        seed = None
+    elif seed is not None and seed not in SEEDS:
+        problems.append(f"seed: {shown(seed)} is outside {SEEDS.start}-{SEEDS.stop - 1:,}, the seeds roll --seed takes")
         seed = None
     raw_turns = data.get("turn", [])
     if not isinstance(raw_turns, list):

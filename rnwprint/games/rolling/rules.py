@@ -121,11 +121,11 @@ NAME_KEYS = {"red": "rolling-audit.red", "blue": "rolling-audit.blue", "green": 
              "white": "rolling-audit.white", "colour_change": "rolling-audit.colour_change",
              "guard": "rolling-audit.guard", "dupe": "rolling-audit.dupe",
              "rolling-america": "rolling-audit.rolling-america", "rolling-espana": "rolling-audit.rolling-espana"}
-COUNTERS = {  # counter -> description (for Game.counters and blank typed-in files)
-    "colour_change": "colour changes used (0-3)",
-    "guard": "guards used (0-3)",
-    "dupe": "dupes used (0-3)",
-    "rounds": "rounds played (0-8)",
+COUNTERS = {  # counter -> the locale key of what it counts (Game.counters: blank typed-in files say it)
+    "colour_change": "rolling-audit.counter_colour_change",
+    "guard": "rolling-audit.counter_guard",
+    "dupe": "rolling-audit.counter_dupe",
+    "rounds": "rolling-audit.counter_rounds",
 }
 SHEET_RULES = ("bad-value", "neighbour", "guard-count", "power-count", "round-count", "number-count")
 UNKNOWN = "?"  # a cell written with a die of unknown face (not rolled that turn)
