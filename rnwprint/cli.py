@@ -90,6 +90,9 @@ def games() -> None:
         for line in variants[1:]:
             click.echo(" " * (name_w + lang_w) + line)
     click.echo("\nroll-to-the-top also takes towers of your own: see rnwprint tower --help")
+    for game in GAMES.values():
+        for form in game.variant_forms:
+            click.echo(f"{game.name} also takes {form}")
 
 
 @cli.command()
@@ -269,7 +272,7 @@ def _say_unusable(path, outcome, as_json: bool) -> None:
         line = f"{path}: internal error ({outcome.reason}); please report it"
     else:
         line = str(outcome)
-    click.echo(f"rnwprint: {line}", err=True)
+    say_error(line)
     if as_json:
         import json
         click.echo(json.dumps({"source": str(path), "error": line}, ensure_ascii=False))
@@ -329,6 +332,12 @@ def _run(argv: list[str] | None) -> int:
         click.echo(f"rnwprint: {e.format_message()}", err=True)
         return 2
     except RnwError as e:
-        click.echo(f"rnwprint: {e}", err=True)
+        say_error(str(e))
         return 2
     return 0
+
+
+def say_error(text: str) -> None:
+    """An error on stderr, each of its lines (a file's several faults) marked as rnwprint's."""
+    for line in text.splitlines():
+        click.echo(f"rnwprint: {line}", err=True)

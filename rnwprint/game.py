@@ -50,6 +50,8 @@ class Game:
     # variants `rnwprint games` lists after `variants`, made by custom_variant (Roll to the
     # Top's built-in towers under the descending rule)
     more_variants: tuple[str, ...] = ()
+    # variants named to a pattern, as a user is told them (Catan's "map-SEED"); custom_variant makes them
+    variant_forms: tuple[str, ...] = ()
     # variants beyond `variants` (e.g. an encoded custom tower): (variant as named or None,
     # the file's extra keys) -> the canonical variant, None if they name none; ValueError if bad
     custom_variant: Callable[[str | None, dict], str | None] | None = None
@@ -82,6 +84,11 @@ class Game:
     @property
     def default_variant(self) -> str:
         return self.variants[0]
+
+    @property
+    def variant_choices(self) -> str:
+        """The variants an error offers: "map, notes, map-SEED (SEED 0-999,999,999)"."""
+        return ", ".join(self.variants + self.variant_forms)
 
     def in_any_case(self, variant: str) -> str:
         """A listed variant given in any case (a for A) as the game spells it; else as given."""

@@ -292,7 +292,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
             problems.append(f"{_name(key)}: unknown key; valid keys are {listed}")
     variant = data.get("variant", game.default_variant)
     if not isinstance(variant, str) or len(variant) > 500:  # a custom tower's code included
-        raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {', '.join(game.variants)}",
+        raise RnwError(f"{shown(variant)} is not a variant name; choose one of: {game.variant_choices}",
                        f"{source}: variant")
     extra = {key: data[key] for key in game.extra_keys if key in data}
     try:
@@ -303,8 +303,8 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
             key, said = "variant", str(e)
         raise RnwError(said, f"{source}: {key}") from None
     if found is None:
-        raise RnwError(f"unknown variant {shown(variant)} for {game.name}; choose one of: "
-                       f"{', '.join(game.variants)}", f"{source}: variant")
+        raise RnwError(f"unknown variant {shown(variant)} for {game.name}; choose one of: {game.variant_choices}",
+                       f"{source}: variant")
     variant = found
     lang = data.get("lang", "")
     said = lang.strip().lower() if isinstance(lang, str) else None  # any case; "" as if left out

@@ -37,8 +37,8 @@ def check_variant(game: Game, variant: str, where: str = "--variant", all_too: b
     except ValueError as e:
         raise RnwError(str(e), where) from None
     if found is None:
-        raise RnwError(f"unknown variant {named!r} for {game.name}; choose one of: "
-                       f"{', '.join(game.variants)}{' or all' if all_too else ''}", where)
+        raise RnwError(f"unknown variant {shown(named)} for {game.name}; choose one of: "
+                       f"{game.variant_choices}{' or all' if all_too else ''}", where)
     return found
 
 

@@ -403,7 +403,7 @@ def test_audit_of_keys_and_values_with_lone_surrogates_escapes_them(cli, write):
     assert result.code == 2
     assert result.err.splitlines() == [
         f"rnwprint: {path}: '\\udc00': unknown key; valid keys are game, variant, lang, cells, totals",
-        f"{path}: cells.R1C1: '\\ud800' is not a whole number or \"X\"",
+        f"rnwprint: {path}: cells.R1C1: '\\ud800' is not a whole number or \"X\"",
     ]
 
 
@@ -543,7 +543,7 @@ def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
     result = cli("audit", path)
     assert result.code == 2 and result.out == ""
     assert result.err.splitlines() == [f'rnwprint: {path}: cells.R1C1: null is neither a whole number nor "X"',
-                                       f"{path}: cells.R1C2: a number too large to be a whole number"]
+                                       f"rnwprint: {path}: cells.R1C2: a number too large to be a whole number"]
 
 
 @pytest.mark.parametrize("raw, reason", [

@@ -19,6 +19,7 @@ GAME = Game(
     name=NAME,
     title="Catan",
     variants=VARIANTS,
+    variant_forms=("map-SEED (SEED 0-999,999,999: the island shuffled)",),
     layout_version=LAYOUT_VERSION,
     build=lazy("rnwprint.games.catan.variants:build"),
     audit=lazy("rnwprint.games.catan.rules:audit"),

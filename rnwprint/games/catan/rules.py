@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rnwprint.core.entries import Entries
+from rnwprint.core.entries import Entries, shown
 from rnwprint.core.report import Report, Violation
 from rnwprint.core.errors import RnwError
 from rnwprint.games.catan import geometry as geo
-from rnwprint.games.catan.pencils import COLOUR_LABEL
+from rnwprint.games.catan.pencils import COLOUR_FEMININE, COLOUR_LABEL
 from rnwprint.locale import t
 
 CORNER_PIECES = ("village", "city")
+PIECE_LABEL = {"village": "catan.piece_village", "city": "catan.piece_city", "road": "catan.piece_road",
+               "town-hall": "catan.piece_town_hall"}
 PIECE_OF_KIND = {"E": "road", "T": "town-hall"}
 BAD_VALUE = {"V": "catan.bad_V", "E": "catan.bad_E", "T": "catan.bad_T"}  # a place's kind -> what a bad value is told
 COUNTERS = ("knights", "victory_cards", "resources")  # per player: red_knights …
@@ -40,14 +42,14 @@ def totals() -> dict[str, str]:
 
 
 def parse_value(value: object) -> tuple[str, ...] | None:
-    """A place as typed in -> its pieces as written (lower case, single spaces); None: blank.
-    What the words mean is the audit's to judge (a `bad-value`), not the file reader's."""
+    """A place as typed in -> its pieces as written (single spaces); None: blank. What the
+    words mean is the audit's to judge (a `bad-value`), not the file reader's."""
     items = value if isinstance(value, list) else [value]
     words = []
     for item in items:
         if not isinstance(item, str):
-            raise ValueError(f"{item!r} is not a piece: write its colour and piece, e.g. \"red village\"")
-        text = " ".join(item.lower().split())
+            raise ValueError(f"{shown(item)} is not a piece: write its colour and piece, e.g. \"red village\"")
+        text = " ".join(item.split())
         if text:
             words.append(text)
     return tuple(words) or None
@@ -69,12 +71,15 @@ def _read_places(entries: Entries, lang: str, violations: list[Violation]) -> Bo
         for word in entries.cells[cid]:
             piece = _piece(cid, word)
             if piece is None:
-                violations.append(Violation("bad-value", (cid,), t(lang, BAD_VALUE[cid[0]], cell=cid,
-                                                                      value=word, colours=", ".join(colours()))))
-            else:
+                violations.append(Violation("bad-value", (cid,), t(lang, BAD_VALUE[cid[0]], cell=cid, value=shown(word),
+                                                                      colours=", ".join(colour_name(c, lang) for c in colours()))))
+            elif piece not in pieces:
                 pieces.append(piece)
+        if len({colour for colour, _ in pieces}) == 1 and len(pieces) == 2:
+            # one player's village and city: "se rellena todo el círculo en donde se tenga un pueblo"
+            pieces = [(pieces[0][0], "city")]
         if len(pieces) > 1:
-            said = ", ".join(f"{c} {p}" for c, p in pieces)
+            said = ", ".join(piece_name(c, p, lang) for c, p in pieces)
             violations.append(Violation("occupied", (cid,), t(lang, "catan.occupied", cell=cid, pieces=said)))
         elif pieces:
             colour, piece = pieces[0]
@@ -93,7 +98,7 @@ SPANISH = {"rojo": "red", "roja": "red", "azul": "blue", "verde": "green", "nara
 def _piece(cid: str, word: str) -> tuple[str, str] | None:
     """(colour, piece) for a word that fits the place, else None; in English ("red city")
     or in Spanish ("ciudad roja")."""
-    parts = [SPANISH.get(part, part) for part in word.split(" ")]
+    parts = [SPANISH.get(part, part) for part in word.lower().split(" ")]
     if len(parts) == 2 and parts[1] in colours() and parts[0] not in colours():
         parts.reverse()
     if parts[0] not in colours() or len(parts) > 2:
@@ -153,6 +158,11 @@ def longest_roads(board: Board, colour: str) -> int:
 def colour_name(colour: str, lang: str) -> str:
     """A pencil colour as a report names it: "verde" in Spanish for the file's "green"."""
     return t(lang, COLOUR_LABEL[colour]).lower()
+
+
+def piece_name(colour: str, piece: str, lang: str) -> str:
+    """A player's piece as a report names it: "red village", "ciudad roja"."""
+    return t(lang, PIECE_LABEL[piece], colour=colour_name(colour, lang), feminine=t(lang, COLOUR_FEMININE[colour]))
 
 
 def _check_networks(board: Board, colour: str, lang: str, violations: list[Violation]) -> None:
@@ -299,7 +309,9 @@ def audit(entries: Entries, lang: str) -> Report:
     # not a violation: the game may have been stopped before the last circle was built
     details["notices"] = [{"rule": "unfinished", "cells": free,
                            "message": t(lang, "catan.unfinished", count=len(free), cells=", ".join(free))}] if free else []
-    if len(details["players"]) == 1:  # "De 2 a 4 jugadores"; a map may be typed in one player at a time
+    if not details["players"]:
+        details["notices"].append({"rule": "players", "cells": [], "message": t(lang, "catan.no_player")})
+    elif len(details["players"]) == 1:  # "De 2 a 4 jugadores"; a map may be typed in one player at a time
         [alone] = details["players"]
         details["notices"].append({"rule": "players", "cells": [],
                                    "message": t(lang, "catan.one_player", colour=colour_name(alone, lang))})

@@ -182,6 +182,7 @@ def _legend(sheet: Sheet, box: Box, lang: str) -> None:
         sheet.add(Text(x + 18, y + 6, t(lang, COLOUR_LABEL[name]), 7.5, INK, bold=True))
         sheet.add(Path((((x + 18, y + 10.5), (x + col - 4, y + 10.5)),), THIN, closed=False))
     sheet.add(Text(box.x, y + 16, t(lang, "catan.legend_patch"), 7, INK))
+    sheet.add(Text(box.x, y + 20, t(lang, "catan.legend_hall_rule"), 7, INK))
 
 
 # --- the notes sheet ----------------------------------------------------------------
@@ -259,10 +260,14 @@ def _cards(sheet: Sheet, box: Box, lang: str) -> None:
     sheet.add(Text(box.x, y, t(lang, "catan.cards_bought"), 7.5, INK))
     sheet.add(Rect(box.x, y + 1.5, box.w, 7, BOX))
     y += 14
-    sheet.add(Text(box.x, y, t(lang, "catan.cards_played"), 7.5, INK, bold=True))
     for what, key in (("knight", "catan.card_knight"), ("monopoly", "catan.card_monopoly"),
                       ("road_building", "catan.card_road_building"), ("progress", "catan.card_progress"),
                       ("victory_point", "catan.card_victory_point")):
+        # "Esta carta no se juega, se mantiene en la mano": victory points are not played
+        heading = {"knight": "catan.cards_played", "victory_point": "catan.cards_in_hand"}.get(what)
+        if heading:
+            y += 0 if what == "knight" else 4
+            sheet.add(Text(box.x, y, t(lang, heading), 7.5, INK, bold=True))
         y += 2
         label = t(lang, key)
         n = deck[what]

@@ -116,6 +116,32 @@ def test_words_that_are_no_piece_of_that_place_are_bad_values(write, cell, value
     assert found(audit(write, {**BASE, cell: value})) == [("bad-value", (cell,))]
 
 
+# "Para construir una ciudad, se rellena todo el círculo en donde se tenga un pueblo": one player's
+# village and city on a corner are that city; a place written twice in one colour holds one piece
+@pytest.mark.parametrize("cell,value", [
+    ("V09", ["red village", "red city"]), ("V09", ["Red City", "red village"]), ("V09", ["red city", "red city"]),
+    ("E08", ["red", "red road"]), ("T01", ["red", "red"]),
+])
+def test_one_players_piece_written_twice_is_one_piece(write, cell, value):
+    report = audit(write, {**BASE, cell: value})
+    assert found(report) == [] and report.details == audit(write, BASE).details
+
+
+def test_a_corner_with_two_players_or_two_villages_cities_of_one_is_occupied_only_by_colours(write):
+    report = audit(write, {**BASE, "V40": ["red village", "red city", "blue village"]})
+    assert found(report) == [("occupied", ("V40",))]
+
+
+def test_the_spanish_report_names_pieces_and_values_as_written(write):
+    report = audit(write, {**BASE, "V40": ["red village", "blue city"], "V41": "Purple Village",
+                           "E50": ["green", "orange road"]}, lang="es")
+    said = {v.cells: v.message for v in report.violations}
+    assert said[("V40",)].startswith("V40 tiene dos piezas (pueblo rojo, ciudad azul)")
+    assert said[("V41",)].startswith("V41: 'Purple Village' no es un pueblo ni una ciudad")
+    assert "\"pueblo rojo\"" in said[("V41",)] and "(colores: rojo, azul, verde, naranja)" in said[("V41",)]
+    assert said[("E50",)].startswith("E50 tiene dos piezas (carretera verde, carretera naranja)")
+
+
 def test_road_and_town_hall_may_name_their_piece(write):
     assert found(audit(write, {**BASE, "E02": "Red Road", "T01": "red town-hall"})) == []
 
@@ -263,8 +289,9 @@ def test_a_blank_map_has_no_player_no_award_no_winner_and_every_circle_free(writ
     assert report.valid and report.score == 0
     assert report.details["players"] == {} and report.details["winners"] == []
     assert report.details["awards"] == {"most_knights": None, "most_roads": None, "most_cities": None}
-    [notice] = report.details["notices"]
-    assert notice["rule"] == "unfinished" and len(notice["cells"]) == 54
+    unfinished, players = report.details["notices"]
+    assert unfinished["rule"] == "unfinished" and len(unfinished["cells"]) == 54
+    assert players["rule"] == "players" and "no player to score" in players["message"]
     assert "Most knights: nobody; most roads joined: nobody; most cities: nobody" in report.to_text("en")
 
 
@@ -328,6 +355,8 @@ def test_template_lists_every_place_and_audits_blank(cli, write):
     ({"T10": "red"}, "map", r"cells\.T10: unknown cell id"),  # the default desert has no town hall
     ({"T14": "red"}, "map-3", r"cells\.T14: unknown cell id"),  # and map-3's desert is T14
     ({}, "notes", r"the notes sheet is not audited"),
+    ({}, "mapa", r"variant: unknown variant 'mapa' for catan; choose one of: map, notes, map-SEED \(SEED 0-999,999,999"),
+    ({"V01": True}, "map", r"cells\.V01: true is not a piece"),
     ({"V01": "red village"}, "notes", r"cells\.V01: unknown cell id for catan notes"),
 ])
 def test_bad_files_are_one_line_errors(write, cells, variant, reason):
@@ -375,6 +404,6 @@ def test_each_players_total_box_is_checked_against_their_points(write):
     text = game_toml(BASE, COUNTERS) + "\n[totals]\nred = 10\nblue = 9\ngreen = 2\n"
     report = audit_file(write("wrong.toml", text), "en")
     assert [v.message for v in report.violations] == [
-        "red's Total box says 10, but the map and the counters give 8 points",
-        "green's Total box says 2, but the map and the counters give 0 points"]  # green is no player
+        "red's Total box says 10, but the map and the counters add up to 8",
+        "green's Total box says 2, but the map and the counters add up to 0"]  # green is no player
     assert report.details["winners"] == ["blue"] and report.score == 9  # the boxes change no points

@@ -69,6 +69,20 @@ def test_the_map_prints_the_legend_and_each_terrains_name():
     assert words.count("Trigo") == 4 and words.count("Oveja") == 4 and words.count("Desierto") == 1
     for said in ("pueblo: un punto", "ciudad: relleno", "carretera: relleno", "ayuntamiento", "Rojo", "Azul"):
         assert said in words
+    # "Si un jugador tiene construido 2 pueblos o ciudades alrededor de un mismo terreno, podrá rellenar
+    # el circulo de ayuntamiento dentro de ese terreno (siempre que esté libre)"
+    assert any(w.startswith("Ayuntamiento:") and "2 pueblos o ciudades" in w and "libre" in w for w in words)
+
+
+def test_victory_points_are_kept_in_hand_not_listed_as_played():
+    """"Punto de victoria ... Esta carta no se juega, se mantiene en la mano hasta el final"."""
+    texts = [item for item in CATAN.build("notes", "es", "a4").items if isinstance(item, Text)]
+    first_game = [item for item in texts if item.y < texts[0].y + 120]
+    y_of = {item.text: item.y for item in first_game}
+    assert y_of["Jugadas"] < y_of["Caballero"] < y_of["Progreso"] < y_of["En la mano (no se juegan)"] \
+        < y_of["Punto de victoria"]
+    note = " ".join(item.text for item in first_game if item.y > y_of["Punto de victoria"])
+    assert "Caballero: antes de tirar los dados" in note and "Monopolio: después de tirarlos" in note
 
 
 def test_the_notes_sheet_holds_two_games_with_the_classic_costs():
