@@ -196,6 +196,20 @@ def decode_photo(data: bytes, where: str | None = None, colour: bool = False) ->
     return decode_photo_noting_damage(data, where, colour)[0]
 
 
+def _damaged_kind(data: bytes) -> str | None:
+    """The format an image file that Pillow could not open starts as (a GIF, WebP, TIFF or BMP
+    cut short or damaged), from its first bytes; None if it starts as none of them."""
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WebP"
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return "TIFF"
+    if data[:2] == b"BM" and len(data) >= 14 and int.from_bytes(data[2:6], "little") == len(data):
+        return "BMP"  # "BM" starts much text too: only with its own length in bytes 2-5
+    return None
+
+
 def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
     """`load_photo_noting_damage` for bytes already in memory."""
     import cv2
@@ -207,6 +221,9 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
         raise RnwError("an AVIF image, a format rnwprint cannot decode: export it as JPEG", where)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
         return _decode_heif(data, where, colour), ""
+    if kind is None and _damaged_kind(data):
+        raise RnwError(f"corrupt {_damaged_kind(data)} file: it cannot be decoded; copy the image again, "
+                       f"or export it as JPEG", where)
     if kind is None:
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
     if size is None:

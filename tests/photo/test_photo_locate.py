@@ -165,6 +165,11 @@ BAD_FILES = {
     "huge png header": (tiny_png(30000, 30000), "too large to be a photo: 30000x30000"),
     "huge jpeg header": (huge_jpeg(), "too large to be a photo: 60000x60000"),
     "truncated png": (tiny_png(64, 64)[:-20], "truncated PNG"),
+    "damaged gif": (b"GIF89a" + bytes(10), "corrupt GIF file"),
+    "damaged webp": (b"RIFF" + bytes(4) + b"WEBPVP8 " + bytes(8), "corrupt WebP file"),
+    "damaged tiff": (b"II*\x00" + bytes(8), "corrupt TIFF file"),
+    "damaged bmp": (b"BM" + (40).to_bytes(4, "little") + bytes(34), "corrupt BMP file"),
+    "text starting BM": (b"BMW owners' scores\n", "not an image"),
 }
 
 
