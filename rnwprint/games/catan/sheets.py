@@ -252,6 +252,14 @@ def _resources(sheet: Sheet, box: Box, lang: str) -> None:
             sheet.add(*icon(name, cx + 3.5, ry + 2.75, 0.6))
 
 
+#: the development cards' boxes under their headings: "Esta carta [punto de victoria] no se juega,
+#: se mantiene en la mano hasta el final de la partida"
+CARD_GROUPS = (("catan.cards_played", (("knight", "catan.card_knight"), ("monopoly", "catan.card_monopoly"),
+                                       ("road_building", "catan.card_road_building"),
+                                       ("progress", "catan.card_progress"))),
+               ("catan.cards_in_hand", (("victory_point", "catan.card_victory_point"),)))
+
+
 def _cards(sheet: Sheet, box: Box, lang: str) -> None:
     y = box.y + 3
     _heading(sheet, box.x, y, "catan.cards", lang)
@@ -260,25 +268,20 @@ def _cards(sheet: Sheet, box: Box, lang: str) -> None:
     sheet.add(Text(box.x, y, t(lang, "catan.cards_bought"), 7.5, INK))
     sheet.add(Rect(box.x, y + 1.5, box.w, 7, BOX))
     y += 14
-    for what, key in (("knight", "catan.card_knight"), ("monopoly", "catan.card_monopoly"),
-                      ("road_building", "catan.card_road_building"), ("progress", "catan.card_progress"),
-                      ("victory_point", "catan.card_victory_point")):
-        # "Esta carta no se juega, se mantiene en la mano": victory points are not played
-        heading = {"knight": "catan.cards_played", "victory_point": "catan.cards_in_hand"}.get(what)
-        if heading:
-            y += 0 if what == "knight" else 4
-            sheet.add(Text(box.x, y, t(lang, heading), 7.5, INK, bold=True))
-        y += 2
-        label = t(lang, key)
-        n = deck[what]
-        per_row = min(n, 7)
-        sheet.add(Text(box.x, y + 3.3, label, 7.5, INK))
-        rows = math.ceil(n / per_row)
-        for r in range(rows):
-            _boxes(sheet, box.right - per_row * 5.2 + 1.0, y + r * 5.2, min(per_row, n - r * per_row))
-        y += rows * 5.2 + 1
+    for heading, cards in CARD_GROUPS:
+        sheet.add(Text(box.x, y, t(lang, heading), 7.5, INK, bold=True))
+        for what, key in cards:
+            y += 2
+            n = deck[what]
+            per_row = min(n, 7)
+            sheet.add(Text(box.x, y + 3.3, t(lang, key), 7.5, INK))
+            rows = math.ceil(n / per_row)
+            for r in range(rows):
+                _boxes(sheet, box.right - per_row * 5.2 + 1.0, y + r * 5.2, min(per_row, n - r * per_row))
+            y += rows * 5.2 + 1
+        y += 4
     for i, line in enumerate(wrap(t(lang, "catan.card_victory_note"), 7, box.w)):
-        sheet.add(Text(box.x, y + 4 + i * 3.2, line, 7, "#5a5a5a"))
+        sheet.add(Text(box.x, y + i * 3.2, line, 7, "#5a5a5a"))
 
 
 def _points(sheet: Sheet, box: Box, lang: str) -> None:
