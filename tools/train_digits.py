@@ -141,8 +141,16 @@ def main(argv: list[str] | None = None) -> None:
                     help="write the training images (x, y) to PATH for tools/train_convnet_torch.py; train nothing")
     ap.add_argument("--european", type=float, default=0.0, metavar="SHARE",
                     help="also this share of the TRAIN 1s and 7s written as in Europe (a 1's flag, a 7's bar)")
+    ap.add_argument("--joined", action="store_true",
+                    help="write the photo crops' two-digit numbers touching in a third of them (gap drawn from "
+                         "synth_ink.JOINED_GAP's least to PAIR_GAP's most; measured, not shipped)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.joined:  # the photo workers are forked after this and inherit it
+        sys.path.insert(0, str(ROOT / "tests"))
+        from support import synth_ink
+
+        synth_ink.PAIR_GAP = (synth_ink.JOINED_GAP[0], synth_ink.PAIR_GAP[1])
     start = time.perf_counter()
 
     def log(msg: str) -> None:
