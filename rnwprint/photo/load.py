@@ -205,7 +205,7 @@ def _damaged_kind(data: bytes) -> str | None:
         return "WebP"
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "TIFF"
-    if data[:2] == b"BM" and len(data) >= 14 and int.from_bytes(data[2:6], "little") == len(data):
+    if data[:2] == b"BM" and int.from_bytes(data[2:6], "little") == len(data):
         return "BMP"  # "BM" starts much text too: only with its own length in bytes 2-5
     return None
 

@@ -170,6 +170,7 @@ BAD_FILES = {
     "damaged tiff": (b"II*\x00" + bytes(8), "corrupt TIFF file"),
     "damaged bmp": (b"BM" + (40).to_bytes(4, "little") + bytes(34), "corrupt BMP file"),
     "text starting BM": (b"BMW owners' scores\n", "not an image"),
+    "a sound file": (b"RIFF" + bytes(4) + b"WAVEfmt " + bytes(8), "not an image"),
 }
 
 
