@@ -10,15 +10,10 @@ import subprocess
 import sys
 
 import pytest
+from bad_input_support import one_line
 from PIL import Image
 
 from rnwprint.games import GAMES
-
-
-def one_line(result) -> str:
-    lines = result.err.splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.err, result.err
-    return lines[0]
 
 
 @pytest.mark.parametrize("args", [("audit", ""), ("read", ""), ("tower", "--ascii", ""), ("tower", "--picture", ""),
