@@ -9,13 +9,9 @@ from rnwprint.core.entries import Entries, load_document, parse_entries, read_st
 from rnwprint.core.report import Report
 from rnwprint.app.inputs import IMAGE_SUFFIXES, NOTHING_TO_AUDIT
 from rnwprint.core.errors import RnwError
+from rnwprint.photo.magic import format_by_magic
 
 HEAD_BYTES = 65536  # enough of a file to know an image's format from its header
-_MAGIC = ((0, b"\xff\xd8\xff", "JPEG"), (0, b"\x89PNG\r\n\x1a\n", "PNG"), (0, b"GIF8", "GIF"),
-          (0, b"II*\x00", "TIFF"), (0, b"MM\x00*", "TIFF"), (8, b"WEBP", "WEBP"),
-          (4, b"ftypavif", "AVIF"), (0, b"%PDF-", "PDF"))  # a PDF: a scan, read page by page as photos
-# HEIF brands (an iPhone's HEIC photos; photo.load decodes them by the same list)
-_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 #: a verdict on a photo that otherwise follows the rules, resting on a cell read less surely
 #: than this, is marked (?) too (doubtful_cells)
 DOUBT_BELOW = 0.95
@@ -27,11 +23,9 @@ def photo_format(head: bytes) -> str | None:
     None for anything else (a typed-in text file, or junk). Photo formats by their magic
     bytes (TIFF and WebP headers may need more than the first bytes to open), other binary
     files as `read` takes them (photo.load.image_header), so both take the same files."""
-    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
-        return "HEIC"
-    for offset, magic, kind in _MAGIC:
-        if head[offset:offset + len(magic)] == magic:
-            return kind
+    kind = format_by_magic(head)
+    if kind is not None:
+        return kind
     if _text(head):
         return None  # and the image libraries need not load for a typed-in file
     from rnwprint.photo.load import image_header

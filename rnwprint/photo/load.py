@@ -17,10 +17,10 @@ import numpy as np
 
 from rnwprint.core.errors import RnwError
 from rnwprint.core.inputs import open_input
+from rnwprint.photo.magic import HEIF_BRANDS, format_by_magic
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
 MAX_FILE_BYTES = 4 * MAX_PIXELS  # more than 4 bytes a pixel is no photo: refused before reading it all
-_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1")
 TRUNCATED_JPEG = "truncated JPEG file (the image data stops early): copy the photo again"
 _DAMAGE = ("Corrupt JPEG data", "Premature end of JPEG file")  # libjpeg's words for bad data
 
@@ -198,16 +198,11 @@ def decode_photo(data: bytes, where: str | None = None, colour: bool = False) ->
 
 def _damaged_kind(data: bytes) -> str | None:
     """The format an image file that Pillow could not open starts as (a GIF, WebP, TIFF or BMP
-    cut short or damaged), from its first bytes; None if it starts as none of them."""
-    if data[:6] in (b"GIF87a", b"GIF89a"):
-        return "GIF"
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "WebP"
-    if data[:4] in (b"II*\x00", b"MM\x00*"):
-        return "TIFF"
+    cut short or damaged); None if it starts as none of them."""
     if data[:2] == b"BM" and int.from_bytes(data[2:6], "little") == len(data):
         return "BMP"  # "BM" starts much text too: only with its own length in bytes 2-5
-    return None
+    kind = format_by_magic(data)
+    return kind if kind in ("GIF", "WebP", "TIFF") else None
 
 
 def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
@@ -219,11 +214,12 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     kind, size = image_header(data)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] == b"avif":
         raise RnwError("an AVIF image, a format rnwprint cannot decode: export it as JPEG", where)
-    if kind is None and data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+    if kind is None and data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
         return _decode_heif(data, where, colour), ""
-    if kind is None and _damaged_kind(data):
-        raise RnwError(f"corrupt {_damaged_kind(data)} file: it cannot be decoded; copy the image again, "
-                       f"or export it as JPEG", where)
+    damaged = _damaged_kind(data) if kind is None else None
+    if damaged:
+        raise RnwError(f"corrupt {damaged} file: it cannot be decoded; copy the image again, or export it as JPEG",
+                       where)
     if kind is None:
         raise RnwError("not an image (expected a JPEG or PNG photo)", where)
     if size is None:
