@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rnwprint.photo import digits
+from rnwprint.photo import digits, pairs
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
@@ -32,6 +32,7 @@ from rnwprint.photo.printed import (  # noqa: F401
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
     _cuts, _short_ways, _split_digits, _two_pieces)
+from rnwprint.core.entries import Guarded
 from rnwprint.core.sheet import Cell, Sheet
 
 #: in a photo seeing the page at fewer px/mm than this, a written cell's strokes are ink from
@@ -39,6 +40,15 @@ from rnwprint.core.sheet import Cell, Sheet
 COARSE_BELOW, COARSE_INK_DARKNESS = 3.0, 0.10
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 WHY_NETWORKS = "the two networks read it differently"
+#: the pair reader (rnwprint.photo.pairs) reads every cell the reader may cut in two, whole;
+#: where the two read different numbers the surer stands, flagged with the other; where they
+#: agree and the pair reader is this sure, a read flagged for its shape alone (these reasons)
+#: is sure after all. On the tuning photos (Roll to the Top seeds 5003-5599, eight writer sets)
+#: this halved the two-digit cells wrong and not flagged, read 1-5 points more right and
+#: flagged fewer (BENCHMARKS.md, "The pair reader")
+WHOLE_SURE = 0.9
+UNSURE_OF_SHAPE = ("best guess", WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS)
+WHY_WHOLE, WHY_CUT = "read whole, it is {}", "read digit by digit, it is {}"
 #: a cell read less surely than this is read by the convolutional networks too, and their
 #: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
 #: batch of 20: some 60 ms more for a Roll to the Top photo if asked about every cell)
@@ -137,8 +147,9 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     upright_asked = [j for j, k in enumerate(asked) if k in upright]
     second = dict(zip(again, _rows(_classify([images[k] for k in asked], digits.convnet_probabilities, upright_asked),
                                    [written[i] for i in again])))
+    wholes = _wholes(written)
     for i, w in enumerate(written):
-        read = read_written(w, probs[i], first[i], second.get(i))
+        read = read_written(w, probs[i], first[i], second.get(i), wholes.get(i))
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads
 
@@ -156,6 +167,17 @@ def _classify(images: list, of_images, upright=()) -> np.ndarray:
     return out
 
 
+def _wholes(written: list[Written]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The pair reader's tens and units probabilities of each cell the reader may cut in two
+    (by its index in `written`), all asked at once."""
+    images = {i: pairs.normalise(w.crops[0]) for i, w in enumerate(written) if len(w.crops) > 1}
+    asked = [i for i, image in images.items() if image is not None]
+    if not asked:
+        return {}
+    tens, units = pairs.probabilities(np.stack([images[i] for i in asked]))
+    return {i: (tens[k], units[k]) for k, i in enumerate(asked)}
+
+
 def _rows(probs: np.ndarray, written: list[Written]) -> list[np.ndarray]:
     """The rows of `probs` (one per crop) cut into each written cell's share."""
     ends = np.cumsum([len(w.crops) for w in written])
@@ -163,10 +185,12 @@ def _rows(probs: np.ndarray, written: list[Written]) -> list[np.ndarray]:
 
 
 def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
-                 second: np.ndarray | None = None) -> CellRead:
+                 second: np.ndarray | None = None, whole: tuple[np.ndarray, np.ndarray] | None = None) -> CellRead:
     """What a written cell holds, from the feature network's probabilities of its crops;
     if that read is not sure enough, from those averaged with the convolutional network's
-    (`first` and `second`: that read and those probabilities, when already at hand)."""
+    (`first` and `second`: that read and those probabilities, when already at hand). A cell
+    the reader may cut in two is checked against the pair reader's tens and units (`whole`;
+    asked here when not given)."""
     read = first or w.decide(probs)
     if read.confidence < SECOND_OPINION_BELOW:
         if second is None:
@@ -176,8 +200,33 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
         # a two-digit cell either network alone reads as another number is no sure read
         if len(probs) > 1 and not read.unsure and (read.value != alone or read.value != w.decide(second).value):
             read = replace(read, unsure=True, why=WHY_NETWORKS)
+    if len(w.crops) > 1:
+        read = _checked_whole(read, w, whole)
     if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
         read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
     if w.why:
         read = replace(read, unsure=True, why=w.why)
+    return read
+
+
+def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> CellRead:
+    """`read` checked against the pair reader's tens and units (`whole`): where it reads
+    another number, the surer of the two numbers, flagged; where it reads the same number at
+    least WHOLE_SURE sure, a read flagged only for how sure it was is sure after all."""
+    if whole is None:
+        whole = _wholes([w]).get(0)
+    guarded = isinstance(read.value, Guarded)
+    value = read.value.value if guarded else read.value
+    if whole is None or not isinstance(value, int):
+        return read
+    numbers, likelihood = pairs.numbers(*whole, w.cell.low, w.cell.high)
+    best = int(np.argmax(likelihood))
+    number, sure = int(numbers[best]), float(likelihood[best])
+    if number != value:  # flagged, with the reason it may already have
+        why = WHY_CUT.format(value) if sure > read.confidence else WHY_WHOLE.format(number)
+        if sure > read.confidence:
+            read = replace(read, value=Guarded(number) if guarded else number, confidence=sure)
+        return replace(read, unsure=True, why="; ".join(filter(None, (read.why if read.unsure else "", why))))
+    if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(UNSURE_OF_SHAPE):
+        return replace(read, unsure=False, why="")
     return read

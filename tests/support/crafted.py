@@ -49,3 +49,21 @@ def sprinkle(page: np.ndarray, cell, count: int) -> None:
     ys = np.linspace(r0 + 25, r1 - 25, k).astype(int)
     for i in range(count):
         page[ys[i // k]:ys[i // k] + 3, xs[i % k]:xs[i % k] + 3] = PEN
+
+
+def whole_of(number: int, p: float, also: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pair reader's output (tens, units) for a cell's whole ink: `number` read `p` sure
+    (tens and units alike, so the number is about p * p likely among the rest), the rest of
+    each digit's share on those of `also`; a number under 10 has no tens."""
+    from rnwprint.photo import pairs
+
+    def digit(n: int, place: int) -> int:
+        return (n // 10 if n >= 10 else pairs.NO_TENS) if place == 0 else n % 10
+
+    out = []
+    for place, size in ((0, pairs.TENS), (1, 10)):
+        row = np.full(size, 1e-6)
+        row[digit(also, place)] += 1 - p
+        row[digit(number, place)] += p
+        out.append(row / row.sum())
+    return out[0], out[1]

@@ -1,0 +1,94 @@
+"""The reader's decision with the pair reader's opinion (read._checked_whole), pinned on
+crafted reads: a number the whole ink reads otherwise is flagged, the surer of the two
+numbers standing; a read flagged for its shape alone that the pair reader confirms surely is
+sure; other flags stay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from support.crafted import TOWER_SQUARE, whole_of
+
+from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.photo import read as photo_read
+from rnwprint.photo.decide import CellRead
+
+TWO_CROPS = [np.ones((20, 30), np.float32)] * 3  # the whole and one cut: a cell the reader may cut in two
+
+
+def written(why: str = "", crops=TWO_CROPS) -> photo_read.Written:
+    return photo_read.Written(TOWER_SQUARE, crops, False, False, 0.05, (0.0, 0.0), why=why)
+
+
+def read_of(value, confidence: float, why: str = "") -> CellRead:
+    return CellRead(TOWER_SQUARE.id, value, confidence, bool(why), why)
+
+
+def test_a_sure_read_the_whole_reads_otherwise_less_surely_keeps_its_number_flagged():
+    read = photo_read._checked_whole(read_of(24, 0.95), written(), whole_of(21, 0.9, 24))
+    assert read.value == 24 and read.confidence == 0.95
+    assert read.unsure and read.why == "read whole, it is 21"
+
+
+def test_a_read_the_whole_reads_otherwise_more_surely_takes_the_wholes_number_flagged():
+    read = photo_read._checked_whole(read_of(27, 0.75), written(), whole_of(21, 0.99, 27))
+    assert read.value == 21 and read.confidence == pytest.approx(0.99 * 0.99, abs=0.01)
+    assert read.unsure and read.why == "read digit by digit, it is 27"
+
+
+def test_a_guarded_number_stays_guarded_whichever_number_stands():
+    read = photo_read._checked_whole(read_of(Guarded(17), 0.75), written(), whole_of(11, 0.99, 17))
+    assert read.value == Guarded(11) and read.unsure
+
+
+def test_a_read_already_flagged_keeps_its_reason_beside_the_wholes():
+    read = photo_read._checked_whole(read_of(49, 0.95, photo_read.WHY_RANGE), written(), whole_of(19, 0.8, 49))
+    assert read.value == 49 and read.why == f"{photo_read.WHY_RANGE}; read whole, it is 19"
+
+
+@pytest.mark.parametrize("why", ["best guess 62% sure", photo_read.WHY_ONE_OR_TWO, photo_read.WHY_SHORT,
+                                 photo_read.WHY_NETWORKS])
+@pytest.mark.parametrize("whole_sure, stays_flagged", [(0.96, False), (0.94, True)])
+def test_a_read_flagged_for_its_shape_that_the_whole_confirms_surely_is_sure(why, whole_sure, stays_flagged):
+    """`whole_sure` on each digit: 0.96 makes 24 at least 90 % likely among 1-50, 0.94 not."""
+    read = photo_read._checked_whole(read_of(24, 0.62, why), written(), whole_of(24, whole_sure, 37))
+    assert read.value == 24 and read.unsure == stays_flagged and read.why == (why if stays_flagged else "")
+
+
+@pytest.mark.parametrize("why", [photo_read.WHY_RANGE, photo_read.WHY_NETWORKS])
+def test_other_flags_stay_however_sure_the_whole_is(why):
+    """Out of range is no question of shape; a circle drawn inside the box (the cell's own
+    reason to flag, Written.why) is no question for the pair reader."""
+    cell_why = "" if why == photo_read.WHY_RANGE else photo_read.SMALL_CIRCLE_WHY
+    read = photo_read._checked_whole(read_of(24, 0.62, why), written(cell_why), whole_of(24, 0.999, 27))
+    assert read.unsure and read.why == why
+
+
+def test_one_wide_digit_in_a_tower_square_agrees_with_a_whole_of_no_tens():
+    read = photo_read._checked_whole(read_of(4, 0.8, photo_read.WHY_ONE_OR_TWO), written(), whole_of(4, 0.99, 14))
+    assert read.value == 4 and not read.unsure
+    flagged = photo_read._checked_whole(read_of(4, 0.95), written(), whole_of(14, 0.9, 4))
+    assert flagged.value == 4 and flagged.unsure and flagged.why == "read whole, it is 14"
+
+
+def test_the_whole_is_read_among_the_numbers_the_box_may_hold():
+    """A whole read as 74 (70 % on the 7) in a 1-50 square is 44 there, the read's number."""
+    read = photo_read._checked_whole(read_of(44, 0.95), written(), whole_of(74, 0.7, 44))
+    assert read.value == 44 and not read.unsure
+
+
+@pytest.mark.parametrize("value", [CROSSED, None])
+def test_a_cross_or_nothing_is_left_alone(value):
+    read = read_of(value, 0.95)
+    assert photo_read._checked_whole(read, written(), whole_of(21, 0.99, 24)) == read
+
+
+def test_read_written_asks_the_pair_reader_only_about_cells_it_may_cut_in_two(monkeypatch):
+    asked = []
+    monkeypatch.setattr(photo_read, "_wholes", lambda ws: asked.append(len(ws)) or {})
+    one = np.zeros((1, 11), np.float32)
+    one[0, 4] = 1.0
+    photo_read.read_written(written(crops=TWO_CROPS[:1]), one)
+    assert asked == []
+    photo_read.read_written(written(), np.concatenate([one, one, one]))
+    assert asked == [1]

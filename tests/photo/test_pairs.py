@@ -1,0 +1,75 @@
+"""The pair reader (rnwprint.photo.pairs): a two-digit cell's whole ink as it sees it, the
+numbers a box may hold from its tens and units, and what it reads from real digits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rnwprint.photo import digits, pairs
+
+
+def test_the_ink_is_fitted_into_the_box_keeping_its_aspect_and_centred():
+    ink = np.zeros((200, 300), np.float32)
+    ink[50:150, 40:240] = 0.5  # 100 tall, 200 wide, off-centre, half grey
+    image = pairs.normalise(ink)
+    assert image.shape == (pairs.ROWS, pairs.COLUMNS)
+    rows, cols = np.flatnonzero(image.any(axis=1)), np.flatnonzero(image.any(axis=0))
+    assert len(rows) == pairs.BOX_ROWS and abs(len(cols) - 2 * pairs.BOX_ROWS) <= 2  # twice as wide as tall
+    assert abs((rows[0] + rows[-1]) / 2 - (pairs.ROWS - 1) / 2) <= 1
+    assert abs((cols[0] + cols[-1]) / 2 - (pairs.COLUMNS - 1) / 2) <= 1
+    assert image.max() == pytest.approx(1.0)
+
+
+def test_very_wide_ink_is_fitted_to_the_width():
+    ink = np.zeros((40, 400), np.float32)
+    ink[10:30, :] = 1.0
+    cols = np.flatnonzero(pairs.normalise(ink).any(axis=0))
+    assert len(cols) == pairs.BOX_COLUMNS
+
+
+@pytest.mark.parametrize("ink", [np.zeros((30, 60)), np.zeros((0, 0)), np.full((30, 60), np.nan)])
+def test_no_ink_is_no_image(ink):
+    assert pairs.normalise(ink) is None
+
+
+def test_a_box_numbers_are_weighed_by_their_tens_and_units_a_one_digit_number_by_no_tens():
+    tens = np.full(pairs.TENS, 0.01)
+    tens[2], tens[pairs.NO_TENS] = 0.6, 0.3
+    units = np.full(10, 0.02)
+    units[7] = 0.82
+    values, p = pairs.numbers(tens, units, 1, 50)
+    assert values[0] == 1 and values[-1] == 50 and p.sum() == pytest.approx(1.0)
+    assert values[np.argmax(p)] == 27
+    assert p[values == 7][0] == pytest.approx(p[values == 27][0] * 0.3 / 0.6)  # 7 is "no tens" and 7
+    values, p = pairs.numbers(tens, units, 30, 50)  # no 2 in the tens there: the likeliest is 37
+    assert values[np.argmax(p)] == 37
+
+
+def composed(tens: int, units: int, gap: int) -> np.ndarray:
+    """Two held-out MNIST digits side by side, `gap` pixels apart (below 0: overlapping)."""
+    images, labels = digits.heldout_digits()
+    a, b = (images[np.flatnonzero(labels == d)[3]].astype(np.float32) / 255 for d in (tens, units))
+    a, b = (im[:, np.flatnonzero(im.any(axis=0))] for im in (a, b))
+    out = np.zeros((28, a.shape[1] + b.shape[1] + max(gap, 0) + 4), np.float32)
+    out[:, 2:2 + a.shape[1]] = a
+    x = 2 + a.shape[1] + gap
+    out[:, x:x + b.shape[1]] = np.maximum(out[:, x:x + b.shape[1]], b)
+    return out
+
+
+@pytest.mark.parametrize("number", [14, 27, 35, 41, 50, 18, 39, 22])
+@pytest.mark.parametrize("gap", [4, 1, 0])
+def test_held_out_digits_apart_or_touching_are_read_as_their_number(number, gap):
+    image = pairs.normalise(composed(*divmod(number, 10), gap))
+    tens, units = pairs.probabilities(image[None])
+    values, p = pairs.numbers(tens[0], units[0], 1, 50)
+    assert values[np.argmax(p)] == number
+
+
+@pytest.mark.parametrize("digit", [2, 4, 7])
+def test_one_wide_digit_is_read_as_no_tens_and_that_digit(digit):
+    images, labels = digits.heldout_digits()
+    one = images[np.flatnonzero(labels == digit)[5]].astype(np.float32)
+    tens, units = pairs.probabilities(pairs.normalise(one)[None])
+    assert tens[0].argmax() == pairs.NO_TENS and units[0].argmax() == digit
