@@ -5,6 +5,7 @@ sure; other flags stay."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from support.crafted import TOWER_SQUARE, whole_of
@@ -92,3 +93,40 @@ def test_read_written_asks_the_pair_reader_only_about_cells_it_may_cut_in_two(mo
     assert asked == []
     photo_read.read_written(written(), np.concatenate([one, one, one]))
     assert asked == [1]
+
+
+def ink_of(number: int) -> np.ndarray:
+    """`number` written with held-out MNIST digits a little apart, three times MNIST's size,
+    as a cell's ink (bright on 0)."""
+    from rnwprint.photo import digits
+
+    images, labels = digits.heldout_digits()
+    parts = [images[np.flatnonzero(labels == int(d))[7]].astype(np.float32) / 255 for d in str(number)]
+    parts = [p[:, np.flatnonzero(p.any(axis=0))] for p in parts]
+    ink = np.hstack([np.pad(p, ((4, 4), (3, 3))) for p in parts])
+    return cv2.resize(ink, None, fx=3, fy=3, interpolation=cv2.INTER_LINEAR)
+
+
+def test_the_pair_reader_is_asked_about_each_cell_it_may_cut_in_two_at_once():
+    one = written(crops=[ink_of(7)])
+    two = written(crops=photo_read._split_digits(ink_of(27), TOWER_SQUARE)[0])
+    nothing = written(crops=[np.zeros((20, 30), np.float32)] * 3)
+    wholes = photo_read._wholes([one, two, nothing])
+    assert list(wholes) == [1]
+    tens, units = wholes[1]
+    assert tens.shape == (11,) and units.shape == (10,) and tens.argmax() == 2 and units.argmax() == 7
+
+
+def test_read_written_flags_a_sure_cut_the_whole_ink_reads_otherwise(monkeypatch):
+    """Both digit networks made to read the cut 27 as a sure 2 and 1: the pair reader, asked
+    by read_written itself, reads the ink whole as 27 and the cell is flagged (the surer of
+    the two numbers kept)."""
+    from rnwprint.photo import digits
+    from support.crafted import sure_of
+
+    crops, apart = photo_read._split_digits(ink_of(27), TOWER_SQUARE)
+    probs = np.concatenate([sure_of("4", 0.3, "1"), sure_of("2", 0.99, "7"), sure_of("1", 0.99, "7")])
+    monkeypatch.setattr(digits, "convnet_probabilities", lambda images: probs.astype(np.float32))
+    read = photo_read.read_written(photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0)), probs)
+    assert read.unsure
+    assert (read.value, read.why) in ((21, "read whole, it is 27"), (27, "read digit by digit, it is 21"))

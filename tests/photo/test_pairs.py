@@ -3,8 +3,11 @@ numbers a box may hold from its tens and units, and what it reads from real digi
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
+from project import ROOT
 
 from rnwprint.photo import digits, pairs
 
@@ -15,7 +18,7 @@ def test_the_ink_is_fitted_into_the_box_keeping_its_aspect_and_centred():
     image = pairs.normalise(ink)
     assert image.shape == (pairs.ROWS, pairs.COLUMNS)
     rows, cols = np.flatnonzero(image.any(axis=1)), np.flatnonzero(image.any(axis=0))
-    assert len(rows) == pairs.BOX_ROWS and abs(len(cols) - 2 * pairs.BOX_ROWS) <= 2  # twice as wide as tall
+    assert len(rows) == 22 and abs(len(cols) - 44) <= 2  # twice as wide as tall, as the network was trained
     assert abs((rows[0] + rows[-1]) / 2 - (pairs.ROWS - 1) / 2) <= 1
     assert abs((cols[0] + cols[-1]) / 2 - (pairs.COLUMNS - 1) / 2) <= 1
     assert image.max() == pytest.approx(1.0)
@@ -25,7 +28,15 @@ def test_very_wide_ink_is_fitted_to_the_width():
     ink = np.zeros((40, 400), np.float32)
     ink[10:30, :] = 1.0
     cols = np.flatnonzero(pairs.normalise(ink).any(axis=0))
-    assert len(cols) == pairs.BOX_COLUMNS
+    assert len(cols) == 52
+
+
+def test_ink_fainter_than_a_quarter_of_the_darkest_does_not_stretch_the_box():
+    ink = np.zeros((100, 200), np.float32)
+    ink[30:70, 40:160] = 1.0
+    alone = pairs.normalise(ink)
+    ink[2:6, 2:6] = 0.2  # a faint smudge in the corner
+    assert np.array_equal(pairs.normalise(ink) > 0.5, alone > 0.5)
 
 
 @pytest.mark.parametrize("ink", [np.zeros((30, 60)), np.zeros((0, 0)), np.full((30, 60), np.nan)])
@@ -42,6 +53,7 @@ def test_a_box_numbers_are_weighed_by_their_tens_and_units_a_one_digit_number_by
     assert values[0] == 1 and values[-1] == 50 and p.sum() == pytest.approx(1.0)
     assert values[np.argmax(p)] == 27
     assert p[values == 7][0] == pytest.approx(p[values == 27][0] * 0.3 / 0.6)  # 7 is "no tens" and 7
+    assert p[values == 10][0] == pytest.approx(p[values == 11][0])  # 10 and 11: a 1 in the tens, no "no tens"
     values, p = pairs.numbers(tens, units, 30, 50)  # no 2 in the tens there: the likeliest is 37
     assert values[np.argmax(p)] == 37
 
@@ -73,3 +85,28 @@ def test_one_wide_digit_is_read_as_no_tens_and_that_digit(digit):
     one = images[np.flatnonzero(labels == digit)[5]].astype(np.float32)
     tens, units = pairs.probabilities(pairs.normalise(one)[None])
     assert tens[0].argmax() == pairs.NO_TENS and units[0].argmax() == digit
+
+
+def test_numbers_composed_of_held_out_digits_are_read_95_percent_right():
+    """600 numbers 0-99 composed by the training tool's own composer (tools/train_pairs.py:
+    gaps from -8 % to +15 % of the height, a pen and a camera each) out of held-out MNIST
+    digits, which it never trains on: 95 % read right, 0-9 as "no tens"."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import train_pairs
+
+    images, labels = digits.heldout_digits()
+    by_digit = [np.flatnonzero(labels == d) for d in range(10)]
+    rng = np.random.default_rng(99)
+    numbers = rng.integers(0, 100, 600)
+    x = np.stack([pairs.normalise(train_pairs.composed(images, by_digit, int(n), rng)) for n in numbers])
+    tens, units = pairs.probabilities(x)
+    read = np.where(tens.argmax(1) == pairs.NO_TENS, 0, tens.argmax(1)) * 10 + units.argmax(1)
+    assert np.mean(read == numbers) >= 0.945
+
+
+def test_the_weights_are_small_and_fit_the_image():
+    path = ROOT / "rnwprint" / "assets" / "pairs-convnet.npz"
+    assert path.stat().st_size < 2_000_000
+    with np.load(path) as weights:
+        assert weights["f1"].shape[0] == (pairs.ROWS // 4) * (pairs.COLUMNS // 4) * weights["c3"].shape[3]
+        assert weights["f2"].shape[1] == pairs.TENS + 10
