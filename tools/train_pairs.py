@@ -41,10 +41,10 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import digits_data  # noqa: E402
-import digits_writers  # noqa: E402
+import digits_data
+import digits_writers
 
-from rnwprint.photo import pairs  # noqa: E402
+from rnwprint.photo import pairs
 
 ROOT = digits_data.ROOT
 OUT = ROOT / "rnwprint" / "assets" / "pairs-convnet.npz"
@@ -107,7 +107,7 @@ def composed(images: np.ndarray, by_digit: list[np.ndarray], number: int, rng: n
     shear = rng.uniform(-0.35, 0.35)
     glyphs = [_glyph(images[rng.choice(by_digit[int(d)])], shear, rng) for d in str(number)]
     height = max(g.shape[0] for g in glyphs)
-    gap = int(round(height * rng.uniform(*GAP)))
+    gap = round(height * rng.uniform(*GAP))
     gap = max(gap, -(min(g.shape[1] for g in glyphs) // 2))
     width = sum(g.shape[1] for g in glyphs) + gap * (len(glyphs) - 1)
     out = np.zeros((height + 8, max(width, 1) + 8), np.float32)

@@ -8,9 +8,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from support.crafted import TOWER_SQUARE, whole_of
+from support.crafted import TOWER_SQUARE, sure_of, whole_of
 
 from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
 from rnwprint.photo.decide import CellRead
 
@@ -98,8 +99,6 @@ def test_read_written_asks_the_pair_reader_only_about_cells_it_may_cut_in_two(mo
 def ink_of(number: int) -> np.ndarray:
     """`number` written with held-out MNIST digits a little apart, three times MNIST's size,
     as a cell's ink (bright on 0)."""
-    from rnwprint.photo import digits
-
     images, labels = digits.heldout_digits()
     parts = [images[np.flatnonzero(labels == int(d))[7]].astype(np.float32) / 255 for d in str(number)]
     parts = [p[:, np.flatnonzero(p.any(axis=0))] for p in parts]
@@ -121,9 +120,6 @@ def test_read_written_flags_a_sure_cut_the_whole_ink_reads_otherwise(monkeypatch
     """Both digit networks made to read the cut 27 as a sure 2 and 1: the pair reader, asked
     by read_written itself, reads the ink whole as 27 and the cell is flagged (the surer of
     the two numbers kept)."""
-    from rnwprint.photo import digits
-    from support.crafted import sure_of
-
     crops, apart = photo_read._split_digits(ink_of(27), TOWER_SQUARE)
     probs = np.concatenate([sure_of("4", 0.3, "1"), sure_of("2", 0.99, "7"), sure_of("1", 0.99, "7")])
     monkeypatch.setattr(digits, "convnet_probabilities", lambda images: probs.astype(np.float32))
