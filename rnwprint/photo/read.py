@@ -42,12 +42,13 @@ FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks tha
 WHY_NETWORKS = "the two networks read it differently"
 #: the pair reader (rnwprint.photo.pairs) reads every cell the reader may cut in two, whole;
 #: where the two read different numbers the surer stands, flagged with the other; where they
-#: agree and the pair reader is this sure, a read flagged for its shape alone (these reasons)
-#: is sure after all. On the tuning photos (Roll to the Top seeds 5003-5599, eight writer sets)
-#: this halved the two-digit cells wrong and not flagged, read 1-5 points more right and
-#: flagged fewer (BENCHMARKS.md, "The pair reader")
+#: agree and the pair reader is this sure, a read flagged for one of these reasons alone (how
+#: sure, the shape, the digits read likelier out of range) is sure after all. On the tuning
+#: photos (Roll to the Top seeds 5003-5599, eight writer sets) this halved the two-digit cells
+#: wrong and not flagged, read 1-5 points more right and flagged fewer (BENCHMARKS.md, "The
+#: pair reader")
 WHOLE_SURE = 0.9
-UNSURE_OF_SHAPE = ("best guess", WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS)
+WHOLE_SETTLES = ("best guess", WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS, WHY_RANGE)
 WHY_WHOLE, WHY_CUT = "read whole, it is {}", "read digit by digit, it is {}"
 #: a cell read less surely than this is read by the convolutional networks too, and their
 #: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
@@ -212,7 +213,7 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
 def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> CellRead:
     """`read` checked against the pair reader's tens and units (`whole`): where it reads
     another number, the surer of the two numbers, flagged; where it reads the same number at
-    least WHOLE_SURE sure, a read flagged only for how sure it was is sure after all."""
+    least WHOLE_SURE sure, a read flagged only for a reason in WHOLE_SETTLES is sure after all."""
     if whole is None:
         whole = _wholes([w]).get(0)
     guarded = isinstance(read.value, Guarded)
@@ -227,6 +228,6 @@ def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
         if sure > read.confidence:
             read = replace(read, value=Guarded(number) if guarded else number, confidence=sure)
         return replace(read, unsure=True, why="; ".join(filter(None, (read.why if read.unsure else "", why))))
-    if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(UNSURE_OF_SHAPE):
+    if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
         return replace(read, unsure=False, why="")
     return read

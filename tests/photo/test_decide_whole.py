@@ -1,7 +1,7 @@
 """The reader's decision with the pair reader's opinion (read._checked_whole), pinned on
 crafted reads: a number the whole ink reads otherwise is flagged, the surer of the two
-numbers standing; a read flagged for its shape alone that the pair reader confirms surely is
-sure; other flags stay."""
+numbers standing; a read flagged for its shape or range alone that the pair reader confirms
+surely is sure; a circle's flag stays."""
 
 from __future__ import annotations
 
@@ -49,21 +49,21 @@ def test_a_read_already_flagged_keeps_its_reason_beside_the_wholes():
 
 
 @pytest.mark.parametrize("why", ["best guess 62% sure", photo_read.WHY_ONE_OR_TWO, photo_read.WHY_SHORT,
-                                 photo_read.WHY_NETWORKS])
+                                 photo_read.WHY_NETWORKS, photo_read.WHY_RANGE])
 @pytest.mark.parametrize("whole_sure, stays_flagged", [(0.96, False), (0.94, True)])
 def test_a_read_flagged_for_its_shape_that_the_whole_confirms_surely_is_sure(why, whole_sure, stays_flagged):
-    """`whole_sure` on each digit: 0.96 makes 24 at least 90 % likely among 1-50, 0.94 not."""
+    """`whole_sure` on each digit: 0.96 makes 24 at least 90 % likely among 1-50, 0.94 not.
+    Out of range too: the digits cut read likelier as 74, the whole reads 24 surely."""
     read = photo_read._checked_whole(read_of(24, 0.62, why), written(), whole_of(24, whole_sure, 37))
     assert read.value == 24 and read.unsure == stays_flagged and read.why == (why if stays_flagged else "")
 
 
-@pytest.mark.parametrize("why", [photo_read.WHY_RANGE, photo_read.WHY_NETWORKS])
-def test_other_flags_stay_however_sure_the_whole_is(why):
-    """Out of range is no question of shape; a circle drawn inside the box (the cell's own
-    reason to flag, Written.why) is no question for the pair reader."""
-    cell_why = "" if why == photo_read.WHY_RANGE else photo_read.SMALL_CIRCLE_WHY
-    read = photo_read._checked_whole(read_of(24, 0.62, why), written(cell_why), whole_of(24, 0.999, 27))
-    assert read.unsure and read.why == why
+def test_a_circle_inside_the_box_stays_flagged_however_sure_the_whole_is():
+    """A guard circle drawn inside the box (the cell's own reason to flag, Written.why) is no
+    question for the pair reader."""
+    read = photo_read._checked_whole(read_of(24, 0.62, photo_read.WHY_NETWORKS), written(photo_read.SMALL_CIRCLE_WHY),
+                                     whole_of(24, 0.999, 27))
+    assert read.unsure and read.why == photo_read.WHY_NETWORKS
 
 
 def test_one_wide_digit_in_a_tower_square_agrees_with_a_whole_of_no_tens():
