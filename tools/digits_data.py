@@ -374,6 +374,28 @@ def batched_features(images: np.ndarray, chunk: int = 4096) -> np.ndarray:
 # ----------------------------------------------------------------------------- photo crops
 
 
+def written_cells(jpeg: bytes, allows_guarded: bool) -> list:
+    """The written cells (rnwprint.photo.read.Written) the real reader separates from a photo
+    of a sheet, up to the crops; none for a photo it cannot read."""
+    from rnwprint.photo import read
+    from rnwprint.photo.identity import sheet_for
+    from rnwprint.photo.load import load_photo
+    from rnwprint.photo.locate import locate
+    from rnwprint.photo.rectify import rectify
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "photo.jpg"
+        path.write_bytes(jpeg)
+        try:
+            image = load_photo(path)
+            fix = locate(image)
+            page_sheet = sheet_for(fix.identity)
+            page = rectify(image, fix, page_sheet, 8.0)
+            return read.separate(page, page_sheet, 8.0, allows_guarded, fix.px_per_mm)[1]
+        except Exception:  # an unreadable photo simply gives no crops
+            return []
+
+
 def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     """One synthetic photo of a sheet filled in with TRAIN digits, read by the real pipeline
     up to the crops: [(raw ink crop, label index)] for every crop whose truth is known."""
@@ -381,11 +403,6 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     cv2.setNumThreads(1)
     from rnwprint.core.entries import CROSSED, Guarded
     from rnwprint.games import GAMES
-    from rnwprint.photo import read
-    from rnwprint.photo.identity import sheet_for
-    from rnwprint.photo.load import load_photo
-    from rnwprint.photo.locate import locate
-    from rnwprint.photo.rectify import rectify
 
     if str(ROOT / "tests") not in sys.path:  # the photo generator: tests/support
         sys.path.insert(0, str(ROOT / "tests"))
@@ -398,18 +415,8 @@ def _photo_job(args: tuple[int, str]) -> list[tuple[np.ndarray, int]]:
     sheet = game.build(variant, ("es", "en")[int(rng.integers(2))], ("a4", "letter")[int(rng.integers(2))])
     marks = synth.random_marks(sheet, seed, circled=0.1 if game.allows_guarded else 0.0)
     megapixels = float(PHOTO_MEGAPIXELS[int(rng.integers(len(PHOTO_MEGAPIXELS)))])
-    jpeg = synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = pathlib.Path(tmp) / f"{seed}.jpg"
-        path.write_bytes(jpeg)
-        try:
-            image = load_photo(path)
-            fix = locate(image)
-            page_sheet = sheet_for(fix.identity)
-            page = rectify(image, fix, page_sheet, 8.0)
-            _, written = read.separate(page, page_sheet, 8.0, game.allows_guarded, fix.px_per_mm)
-        except Exception:  # an unreadable photo simply gives no crops
-            return []
+    written = written_cells(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting),
+                            game.allows_guarded)
     out = []
     for w in written:
         mark = marks.get(w.cell.id)
