@@ -52,16 +52,17 @@ SHEAR, TURN_DEG, SCALE, STRETCH, MOVE, BEND = 0.4, 12.0, 0.12, 0.15, 0.06, 0.05
 
 
 class Net(nn.Module):
-    """rnwprint.photo.convnet's layers; flattened in (row, column, channel) order as it does."""
+    """rnwprint.photo.convnet's layers; flattened in (row, column, channel) order as it does.
+    `cells`: the last layer's pixels (7 x 7 of a 28 x 28 image); `classes`: the outputs."""
 
-    def __init__(self):
+    def __init__(self, cells: int = 49, classes: int = CLASSES):
         super().__init__()
         c1, c2, c3 = CHANNELS
         self.c1 = nn.Conv2d(1, c1, 5, padding=2)
         self.c2 = nn.Conv2d(c1, c2, 3, padding=1)
         self.c3 = nn.Conv2d(c2, c3, 3, padding=1)
-        self.f1 = nn.Linear(49 * c3, HIDDEN)
-        self.f2 = nn.Linear(HIDDEN, CLASSES)
+        self.f1 = nn.Linear(cells * c3, HIDDEN)
+        self.f2 = nn.Linear(HIDDEN, classes)
 
     def forward(self, x):
         x = F.max_pool2d(F.relu(self.c1(x)), 2)

@@ -15,8 +15,8 @@ cell's ink, from two sources, never from held-out digits:
   photographed by tests/support/synth.py (seeds PHOTO_SEEDS, disjoint from the benchmark's
   1000+ and the tuning 5000+) and cut by the real reader: the whole ink of every written
   cell the reader may cut in two, labelled from the marks written.
-Then a convolutional network (rnwprint.photo.convnet's layers on a 28 x 56 image, 11 tens
-classes and 10 units classes) is trained with PyTorch (CPU), each batch shaken afresh
+Then a convolutional network (tools/train_convnet_torch.Net: rnwprint.photo.convnet's layers on
+a 28 x 56 image, 11 tens classes and 10 units classes) is trained with PyTorch (CPU), each batch shaken afresh
 (slant, turn, scale, move, a pixel thicker or thinner), label smoothing, AdamW, a one-cycle
 learning rate. Seeded; `--threads 2` for the shipped weights.
 """
@@ -57,7 +57,6 @@ PHOTO_GAP = (-0.06, 0.12)
 PHOTO_COPIES = 4  # each photographed crop: itself + this many shaken copies (in training)
 FONT_SHARE = 0.25  # of the photos' handwriting, font digits
 EUROPEAN = 0.1
-CHANNELS, HIDDEN = (16, 32, 64), 128
 EPOCHS, BATCH, LEARNING_RATE, WEIGHT_DECAY, LABEL_SMOOTHING = 5, 128, 2e-3, 1e-2, 0.05
 SHEAR, TURN_DEG, SCALE, MOVE, THICKER, THINNER = 0.25, 5.0, 0.08, 0.04, 0.12, 0.12
 
@@ -212,27 +211,11 @@ _DIGITS: tuple[np.ndarray, ...] = ()  # train_digits(), for the worker processes
 def train(x: np.ndarray, y: np.ndarray, photo: np.ndarray, threads: int, log):
     import torch
     import torch.nn.functional as F
-    from torch import nn
+    from train_convnet_torch import Net, exported
 
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
     g = torch.Generator().manual_seed(SEED + 2)
-    c1, c2, c3 = CHANNELS
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.c1 = nn.Conv2d(1, c1, 5, padding=2)
-            self.c2 = nn.Conv2d(c1, c2, 3, padding=1)
-            self.c3 = nn.Conv2d(c2, c3, 3, padding=1)
-            self.f1 = nn.Linear((pairs.ROWS // 4) * (pairs.COLUMNS // 4) * c3, HIDDEN)
-            self.f2 = nn.Linear(HIDDEN, pairs.TENS + 10)
-
-        def forward(self, v):
-            v = F.max_pool2d(F.relu(self.c1(v)), 2)
-            v = F.max_pool2d(F.relu(self.c2(v)), 2)
-            v = F.relu(self.c3(v)).permute(0, 2, 3, 1).reshape(len(v), -1)
-            return self.f2(F.relu(self.f1(v)))
 
     def shaken(batch):
         n = len(batch)
@@ -258,7 +241,7 @@ def train(x: np.ndarray, y: np.ndarray, photo: np.ndarray, threads: int, log):
 
     index = np.concatenate([np.arange(len(x))] + [np.flatnonzero(photo)] * PHOTO_COPIES)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y.astype(np.int64))
-    net = Net()
+    net = Net(cells=(pairs.ROWS // 4) * (pairs.COLUMNS // 4), classes=pairs.TENS + 10)
     opt = torch.optim.AdamW(net.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
     steps = len(index) // BATCH
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=EPOCHS * steps, pct_start=0.05)
@@ -275,13 +258,7 @@ def train(x: np.ndarray, y: np.ndarray, photo: np.ndarray, threads: int, log):
             sched.step()
             total += float(loss.detach())
         log(f"epoch {epoch + 1}/{EPOCHS} loss {total / steps:.4f}")
-    w = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    out = {}
-    for layer in "123":
-        out[f"c{layer}"] = w[f"c{layer}.weight"].transpose(2, 3, 1, 0)
-        out[f"b{layer}"] = w[f"c{layer}.bias"]
-    out["f1"], out["g1"], out["f2"], out["g2"] = w["f1.weight"].T, w["f1.bias"], w["f2.weight"].T, w["f2.bias"]
-    return {k: np.ascontiguousarray(v).astype(np.float16) for k, v in out.items()}
+    return exported(net)
 
 
 def main(argv: list[str] | None = None) -> None:

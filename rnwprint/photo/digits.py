@@ -36,7 +36,7 @@ import numpy as np
 from rnwprint.data import data_path
 from rnwprint.photo import convnet
 
-__all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "features", "probabilities", "convnet_probabilities",
+__all__ = ["CLASSES", "UNSURE_BELOW", "normalise", "shrunk", "features", "probabilities", "convnet_probabilities",
            "restrict", "classify", "heldout_digits"]
 
 CLASSES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "X")
@@ -84,12 +84,7 @@ def normalise(ink: np.ndarray) -> np.ndarray | None:
         a = np.nan_to_num(a, nan=0.0, posinf=0.0, neginf=0.0)
     if cv2.minMaxLoc(a)[0] < 0:
         a = np.maximum(a, 0)
-    h, w = a.shape
-    k = -(-max(h, w) // PRESCALE)
-    if k > 1 and min(h, w) >= k:  # work on a small copy (the result is 20 px tall anyway):
-        # average k x k blocks (an integer factor is OpenCV's fast path)
-        a = cv2.resize(a[: h - h % k, : w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
-        a = a.reshape(h // k, w // k)
+    a = shrunk(a, PRESCALE)  # work on a small copy (the result is 20 px tall anyway)
     peak = cv2.minMaxLoc(a)[1]
     if not peak > 0:
         return None
@@ -133,6 +128,17 @@ def normalise(ink: np.ndarray) -> np.ndarray | None:
     out = np.zeros((SIZE, SIZE), np.float32)
     out[oy : oy + nh, ox : ox + nw] = small
     return out
+
+
+def shrunk(a: np.ndarray, longest: int) -> np.ndarray:
+    """The 2-D image `a` shrunk by the least integer factor that makes its long side at most
+    `longest` (k x k blocks averaged: OpenCV's fast path), if both sides allow it."""
+    h, w = a.shape
+    k = -(-max(h, w) // longest)
+    if k > 1 and min(h, w) >= k:
+        a = cv2.resize(a[: h - h % k, : w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+        a = a.reshape(h // k, w // k)
+    return a
 
 
 _PAD = 2  # blur radius

@@ -18,7 +18,7 @@ import numpy as np
 
 from rnwprint.data import data_path
 from rnwprint.photo import convnet
-from rnwprint.photo.digits import INK_LEVEL, PRESCALE, softmax
+from rnwprint.photo.digits import INK_LEVEL, PRESCALE, shrunk, softmax
 
 ROWS, COLUMNS = 28, 56  # the image the network reads
 BOX_ROWS, BOX_COLUMNS = 22, 52  # the ink is fitted into this, keeping its aspect
@@ -32,11 +32,7 @@ def normalise(ink: np.ndarray) -> np.ndarray | None:
     a = np.nan_to_num(np.asarray(ink, np.float32))
     if a.ndim != 2 or a.size == 0:
         return None
-    a = np.maximum(a, 0)
-    h, w = a.shape
-    k = -(-max(h, w) // (2 * PRESCALE))
-    if k > 1 and min(h, w) >= k:  # a small copy first, by an integer factor (OpenCV's fast path)
-        a = cv2.resize(a[: h - h % k, : w - w % k], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    a = shrunk(np.maximum(a, 0), 2 * PRESCALE)
     peak = float(a.max())
     if not peak > 0:
         return None

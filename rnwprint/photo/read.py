@@ -224,10 +224,11 @@ def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
     best = int(np.argmax(likelihood))
     number, sure = int(numbers[best]), float(likelihood[best])
     if number != value:  # flagged, with the reason it may already have
+        earlier = read.why if read.unsure else ""
         why = WHY_CUT.format(value) if sure > read.confidence else WHY_WHOLE.format(number)
         if sure > read.confidence:
             read = replace(read, value=Guarded(number) if guarded else number, confidence=sure)
-        return replace(read, unsure=True, why="; ".join(filter(None, (read.why if read.unsure else "", why))))
+        return replace(read, unsure=True, why="; ".join(filter(None, (earlier, why))))
     if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
         return replace(read, unsure=False, why="")
     return read

@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from support.crafted import TOWER_SQUARE, sure_of, whole_of
+from support.crafted import TOWER_SQUARE, held_out_number, sure_of, whole_of
 
 from rnwprint.core.entries import CROSSED, Guarded
 from rnwprint.photo import digits
@@ -99,11 +99,8 @@ def test_read_written_asks_the_pair_reader_only_about_cells_it_may_cut_in_two(mo
 def ink_of(number: int) -> np.ndarray:
     """`number` written with held-out MNIST digits a little apart, three times MNIST's size,
     as a cell's ink (bright on 0)."""
-    images, labels = digits.heldout_digits()
-    parts = [images[np.flatnonzero(labels == int(d))[7]].astype(np.float32) / 255 for d in str(number)]
-    parts = [p[:, np.flatnonzero(p.any(axis=0))] for p in parts]
-    ink = np.hstack([np.pad(p, ((4, 4), (3, 3))) for p in parts])
-    return cv2.resize(ink, None, fx=3, fy=3, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(held_out_number(number, gap=6, pick=7, margin=(4, 3)), None, fx=3, fy=3,
+                      interpolation=cv2.INTER_LINEAR)
 
 
 def test_the_pair_reader_is_asked_about_each_cell_it_may_cut_in_two_at_once():

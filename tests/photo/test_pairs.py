@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 from project import ROOT
+from support.crafted import held_out_number
 
 from rnwprint.photo import digits, pairs
 
@@ -58,22 +59,10 @@ def test_a_box_numbers_are_weighed_by_their_tens_and_units_a_one_digit_number_by
     assert values[np.argmax(p)] == 37
 
 
-def composed(tens: int, units: int, gap: int) -> np.ndarray:
-    """Two held-out MNIST digits side by side, `gap` pixels apart (below 0: overlapping)."""
-    images, labels = digits.heldout_digits()
-    a, b = (images[np.flatnonzero(labels == d)[3]].astype(np.float32) / 255 for d in (tens, units))
-    a, b = (im[:, np.flatnonzero(im.any(axis=0))] for im in (a, b))
-    out = np.zeros((28, a.shape[1] + b.shape[1] + max(gap, 0) + 4), np.float32)
-    out[:, 2:2 + a.shape[1]] = a
-    x = 2 + a.shape[1] + gap
-    out[:, x:x + b.shape[1]] = np.maximum(out[:, x:x + b.shape[1]], b)
-    return out
-
-
 @pytest.mark.parametrize("number", [14, 27, 35, 41, 50, 18, 39, 22])
 @pytest.mark.parametrize("gap", [4, 1, 0])
 def test_held_out_digits_apart_or_touching_are_read_as_their_number(number, gap):
-    image = pairs.normalise(composed(*divmod(number, 10), gap))
+    image = pairs.normalise(held_out_number(number, gap, pick=3))
     tens, units = pairs.probabilities(image[None])
     values, p = pairs.numbers(tens[0], units[0], 1, 50)
     assert values[np.argmax(p)] == number

@@ -67,3 +67,20 @@ def whole_of(number: int, p: float, also: int) -> tuple[np.ndarray, np.ndarray]:
         row[digit(number, place)] += p
         out.append(row / row.sum())
     return out[0], out[1]
+
+
+def held_out_number(number: int, gap: int, pick: int, margin: tuple[int, int] = (0, 2)) -> np.ndarray:
+    """`number` written with held-out MNIST digits (the `pick`-th of each digit's), each cut to
+    its ink's columns, `gap` pixels apart (below 0: overlapping), with a margin of (rows,
+    columns) round them: a cell's ink, bright on 0, at MNIST's size."""
+    images, labels = digits.heldout_digits()
+    parts = [images[np.flatnonzero(labels == int(d))[pick]].astype(np.float32) / 255 for d in str(number)]
+    parts = [p[:, np.flatnonzero(p.any(axis=0))] for p in parts]
+    rows, columns = margin
+    width = sum(p.shape[1] for p in parts) + max(gap, 0) * (len(parts) - 1) + 2 * columns
+    out = np.zeros((28 + 2 * rows, width), np.float32)
+    x = columns
+    for p in parts:
+        out[rows:rows + 28, x:x + p.shape[1]] = np.maximum(out[rows:rows + 28, x:x + p.shape[1]], p)
+        x += p.shape[1] + gap
+    return out
