@@ -167,8 +167,10 @@ def test_each_way_of_grouping_three_pieces_is_judged_on_its_own_pieces():
 
 def test_a_one_digit_cell_is_not_flagged_for_the_networks_reading_it_differently(monkeypatch):
     """The networks' disagreement flags two-digit cells only: a die box the feature network
-    reads as a 1 (55 %) and the convolutional one as a sure 4 reads 4, 72 % sure, unflagged."""
+    reads as a 1 (55 %) and the convolutional one as a sure 4 reads 4, 72 % sure, unflagged
+    (the pair reader, asked about a read this unsure, reading 4 too)."""
     monkeypatch.setattr(digits, "convnet_probabilities", lambda images: sure_of("4", 0.99, "1").astype(np.float32))
+    monkeypatch.setattr(photo_read, "_wholes", lambda written, asked: {0: whole_of(4, 0.9, 1)})
     written = photo_read.Written(DIE_CELL, [np.ones((20, 12), np.float32)], False, False, 0.05, (0.0, 0.0))
     read = photo_read.read_written(written, sure_of("1", 0.55, "4"))
     assert read.value == 4 and read.confidence == pytest.approx(0.72) and not read.unsure

@@ -1,17 +1,30 @@
 """The reader's decision with the pair reader's opinion (read._checked_whole), pinned on
 crafted reads: a number the whole ink reads otherwise is flagged, the surer of the two
 numbers standing; a read flagged for its shape or range alone that the pair reader confirms
-surely is sure; a circle's flag stays."""
+surely is sure; a circle's flag stays. And a number in one piece read unsure enough for the
+second opinion and sure with it (read._checked_other): flagged where the pair reader reads
+another number at least even odds, its number kept."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 import pytest
-from support.crafted import TOWER_SQUARE, held_out_number, sure_of, whole_of
+from support.crafted import (
+    DIE_CELL,
+    PEN,
+    PX,
+    TOWER_SQUARE,
+    blank_page,
+    held_out_number,
+    inside,
+    sure_of,
+    whole_of,
+)
 
 from rnwprint.core.entries import CROSSED, Guarded
-from rnwprint.photo import digits
+from rnwprint.games import GAMES
+from rnwprint.photo import digits, pairs
 from rnwprint.photo import read as photo_read
 from rnwprint.photo.decide import CellRead
 
@@ -87,7 +100,7 @@ def test_a_cross_or_nothing_is_left_alone(value):
 
 def test_read_written_asks_the_pair_reader_only_about_cells_it_may_cut_in_two(monkeypatch):
     asked = []
-    monkeypatch.setattr(photo_read, "_wholes", lambda ws: asked.append(len(ws)) or {})
+    monkeypatch.setattr(photo_read, "_wholes", lambda ws, indices: asked.append(len(indices)) or {})
     one = np.zeros((1, 11), np.float32)
     one[0, 4] = 1.0
     photo_read.read_written(written(crops=TWO_CROPS[:1]), one)
@@ -107,7 +120,7 @@ def test_the_pair_reader_is_asked_about_each_cell_it_may_cut_in_two_at_once():
     one = written(crops=[ink_of(7)])
     two = written(crops=photo_read._split_digits(ink_of(27), TOWER_SQUARE)[0])
     nothing = written(crops=[np.zeros((20, 30), np.float32)] * 3)
-    wholes = photo_read._wholes([one, two, nothing])
+    wholes = photo_read._wholes([one, two, nothing], [1, 2])
     assert list(wholes) == [1]
     tens, units = wholes[1]
     assert tens.shape == (11,) and units.shape == (10,) and tens.argmax() == 2 and units.argmax() == 7
@@ -123,3 +136,105 @@ def test_read_written_flags_a_sure_cut_the_whole_ink_reads_otherwise(monkeypatch
     read = photo_read.read_written(photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0)), probs)
     assert read.unsure
     assert (read.value, read.why) in ((21, "read whole, it is 27"), (27, "read digit by digit, it is 21"))
+
+
+ONE_PIECE = [np.ones((20, 12), np.float32)]
+
+
+def die_box(why: str = "") -> photo_read.Written:
+    return photo_read.Written(DIE_CELL, ONE_PIECE, False, False, 0.05, (0.0, 0.0), why=why)
+
+
+def die_read(value, confidence: float, why: str = "") -> CellRead:
+    return CellRead(DIE_CELL.id, value, confidence, bool(why), why)
+
+
+def test_a_digit_the_pair_reader_reads_as_another_number_is_flagged_its_number_kept():
+    read = photo_read._checked_other(die_read(5, 0.8), die_box(), whole_of(3, 0.75, 5))
+    assert read.value == 5 and read.confidence == 0.8
+    assert read.unsure and read.why == "another network reads 3"
+
+
+@pytest.mark.parametrize("sure, flagged", [(0.52, True), (0.48, False)])
+def test_the_pair_reader_flags_a_digit_only_at_even_odds_or_more(sure, flagged):
+    """The pair reader's units: 3 `sure`, the rest split between 5 (the read's number) and 6
+    so that 3 stays the likeliest; no tens."""
+    tens = np.full(pairs.TENS, 1e-6)
+    tens[pairs.NO_TENS] = 1.0
+    units = np.full(10, 1e-6)
+    units[[3, 5, 6]] = sure, (1 - sure) * 0.6, (1 - sure) * 0.4
+    read = photo_read._checked_other(die_read(5, 0.8), die_box(), (tens, units))
+    assert read.unsure == flagged and read.value == 5
+
+
+def test_a_digit_the_pair_reader_confirms_stays_sure():
+    read = die_read(4, 0.8)
+    assert photo_read._checked_other(read, die_box(), whole_of(4, 0.999, 1)) == read
+
+
+def test_a_guarded_digit_is_checked_on_its_number_and_stays_guarded():
+    read = photo_read._checked_other(die_read(Guarded(1), 0.8), die_box(), whole_of(4, 0.9, 1))
+    assert read.value == Guarded(1) and read.unsure and read.why == "another network reads 4"
+    assert not photo_read._checked_other(die_read(Guarded(4), 0.8), die_box(), whole_of(4, 0.9, 1)).unsure
+
+
+def test_the_pair_reader_reads_a_digit_among_the_numbers_the_box_may_hold():
+    """A whole read as 8 (70 %) in a 1-6 box is its other choice there, 5: the read's number."""
+    read = photo_read._checked_other(die_read(5, 0.8), die_box(), whole_of(8, 0.7, 5))
+    assert not read.unsure
+
+
+@pytest.mark.parametrize("probs, second, asked", [
+    (sure_of("4", 0.95, "1"), None, False),  # sure at once: no second opinion, no check
+    (sure_of("4", 0.6, "1"), sure_of("4", 0.95, "1"), True),  # sure only with the second opinion
+    (sure_of("4", 0.6, "1"), sure_of("4", 0.6, "1"), False),  # still unsure: flagged already
+    (sure_of("X", 0.6, "1"), sure_of("X", 0.95, "1"), False),  # a cross is no number
+])
+def test_read_written_asks_the_pair_reader_about_a_number_in_one_piece_read_sure_only_with_the_second_opinion(
+        monkeypatch, probs, second, asked):
+    calls = []
+    monkeypatch.setattr(photo_read, "_wholes", lambda ws, indices: calls.append(indices) or {})
+    monkeypatch.setattr(digits, "convnet_probabilities", lambda images: second.astype(np.float32))
+    photo_read.read_written(die_box(), probs)
+    assert bool(calls) == asked
+    calls.clear()
+    photo_read.read_written(die_box(), probs, check_other=False)
+    assert not calls
+
+
+def test_read_written_flags_a_digit_both_networks_misread_as_the_pair_reader_reads_it(monkeypatch):
+    """A held-out 3 in a die box that both digit networks are made to read as 5 (the first 60 %
+    sure, the second 90 %: 75 % sure together): the pair reader, asked by read_written itself,
+    reads 3."""
+    ink = cv2.resize(held_out_number(3, gap=0, pick=7, margin=(4, 4)), None, fx=3, fy=3, interpolation=cv2.INTER_LINEAR)
+    monkeypatch.setattr(digits, "convnet_probabilities", lambda images: sure_of("5", 0.9, "3").astype(np.float32))
+    read = photo_read.read_written(photo_read.Written(DIE_CELL, [ink], False, False, 0.05, (0.0, 0.0)),
+                                   sure_of("5", 0.6, "3"))
+    assert read.value == 5 and read.unsure and read.why == "another network reads 3"
+
+
+def test_read_cells_checks_each_digit_read_sure_only_with_the_second_opinion_at_once(monkeypatch):
+    """Held-out 3s written in the first two boxes of a Twenty One page, each read as 5 by
+    both digit networks (made so): the first 60 % sure alone, so the second opinion (90 %)
+    makes it sure, and the pair reader, asked about both cells in one batch, flags both."""
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    page = blank_page(sheet)
+    three = held_out_number(3, gap=0, pick=7, margin=(0, 0))
+    boxes = list(sheet.cells.values())[:2]
+    for cell in boxes:
+        c0, r0, c1, r1 = inside(cell)
+        size = int(0.6 * (r1 - r0))
+        ink = cv2.resize(three, (size * three.shape[1] // three.shape[0], size)) > 0.5
+        y, x = (r0 + r1 - ink.shape[0]) // 2, (c0 + c1 - ink.shape[1]) // 2
+        page[y:y + ink.shape[0], x:x + ink.shape[1]][ink] = PEN
+    monkeypatch.setattr(digits, "probabilities_of_images",
+                        lambda images: np.repeat(sure_of("5", 0.6, "3"), len(images), axis=0).astype(np.float32))
+    monkeypatch.setattr(digits, "convnet_probabilities",
+                        lambda images: np.repeat(sure_of("5", 0.9, "3"), len(images), axis=0).astype(np.float32))
+    batches = []
+    wholes = photo_read._wholes
+    monkeypatch.setattr(photo_read, "_wholes", lambda ws, asked: batches.append(list(asked)) or wholes(ws, asked))
+    reads = photo_read.read_cells(page, sheet, PX, False, PX)
+    for cell in boxes:
+        assert reads[cell.id].value == 5 and reads[cell.id].unsure and reads[cell.id].why == "another network reads 3"
+    assert [len(b) for b in batches if b] == [2]
