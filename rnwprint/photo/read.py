@@ -52,9 +52,10 @@ WHOLE_SETTLES = ("best guess", WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS, WHY_RANG
 WHY_WHOLE, WHY_CUT = "read whole, it is {}", "read digit by digit, it is {}"
 #: a number in one piece read sure only with the second opinion is read by the pair reader
 #: too: where that reads another number at least this likely, the cell is flagged, its number
-#: kept (the pair reader reads one digit less well than the digit networks, but errs elsewhere). On the tuning photos (seeds 5000-5199, the four sheets) this flagged a
-#: fifth of the one-digit cells read wrong without a flag by the writers furthest from
-#: training, for 0.2-0.8 points more flagged (BENCHMARKS.md, "The pair reader")
+#: kept (the pair reader reads one digit less well than the digit networks, but errs
+#: elsewhere). On the tuning photos (seeds 5000-5199, the four sheets) this flagged 16-22 % of
+#: the one-digit cells the UCI and font writers had read wrong without a flag, for 0.2-1 point
+#: more flagged (BENCHMARKS.md, "The pair reader checks numbers in one piece too")
 OTHER_SURE = 0.5
 WHY_OTHER = "another network reads {}"
 #: a cell read less surely than this is read by the convolutional networks too, and their

@@ -31,12 +31,12 @@ from rnwprint.photo.decide import CellRead
 TWO_CROPS = [np.ones((20, 30), np.float32)] * 3  # the whole and one cut: a cell the reader may cut in two
 
 
-def written(why: str = "", crops=TWO_CROPS) -> photo_read.Written:
-    return photo_read.Written(TOWER_SQUARE, crops, False, False, 0.05, (0.0, 0.0), why=why)
+def written(why: str = "", crops=TWO_CROPS, cell=TOWER_SQUARE) -> photo_read.Written:
+    return photo_read.Written(cell, crops, False, False, 0.05, (0.0, 0.0), why=why)
 
 
-def read_of(value, confidence: float, why: str = "") -> CellRead:
-    return CellRead(TOWER_SQUARE.id, value, confidence, bool(why), why)
+def read_of(value, confidence: float, why: str = "", cell=TOWER_SQUARE) -> CellRead:
+    return CellRead(cell.id, value, confidence, bool(why), why)
 
 
 def test_a_sure_read_the_whole_reads_otherwise_less_surely_keeps_its_number_flagged():
@@ -138,15 +138,12 @@ def test_read_written_flags_a_sure_cut_the_whole_ink_reads_otherwise(monkeypatch
     assert (read.value, read.why) in ((21, "read whole, it is 27"), (27, "read digit by digit, it is 21"))
 
 
-ONE_PIECE = [np.ones((20, 12), np.float32)]
+def die_box() -> photo_read.Written:
+    return written(crops=[np.ones((20, 12), np.float32)], cell=DIE_CELL)
 
 
-def die_box(why: str = "") -> photo_read.Written:
-    return photo_read.Written(DIE_CELL, ONE_PIECE, False, False, 0.05, (0.0, 0.0), why=why)
-
-
-def die_read(value, confidence: float, why: str = "") -> CellRead:
-    return CellRead(DIE_CELL.id, value, confidence, bool(why), why)
+def die_read(value, confidence: float) -> CellRead:
+    return read_of(value, confidence, cell=DIE_CELL)
 
 
 def test_a_digit_the_pair_reader_reads_as_another_number_is_flagged_its_number_kept():
