@@ -91,8 +91,9 @@ def test_a_written_cell_of_two_pieces_one_short_is_read_flagged(monkeypatch):
     monkeypatch.setattr(digits, "convnet_probabilities", sure_one_then_four)
     ink = tall_and_piece(20)
     crops, apart = photo_read._split_digits(ink, TOWER_SQUARE)
+    monkeypatch.setattr(photo_read, "_wholes", lambda written, asked: {})  # the digit networks' read alone
     written = photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0))
-    read = photo_read.read_written(written, digits.probabilities(crops), whole=whole_of(14, 0.8, 11))
+    read = photo_read.read_written(written, digits.probabilities(crops))
     assert read.value == 14 and read.unsure and read.why == photo_read.WHY_SHORT
 
 
@@ -117,13 +118,12 @@ def test_two_touching_digits_are_flagged_when_one_digit_reads_70_percent_sure_to
 
 
 def read_by_two_networks(monkeypatch, apart: bool, first: np.ndarray, second: np.ndarray):
+    """The digit networks' read alone (the pair reader with nothing to say)."""
     crops = [np.ones((20, 30), np.float32), np.ones((20, 12), np.float32), np.ones((20, 12), np.float32)]
     monkeypatch.setattr(digits, "convnet_probabilities", lambda images: second.astype(np.float32))
+    monkeypatch.setattr(photo_read, "_wholes", lambda written, asked: {})
     written = photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0))
-    return photo_read.read_written(written, first, whole=UNSURE_24)  # the pair reader agrees, too unsure to matter
-
-
-UNSURE_24 = whole_of(24, 0.8, 27)
+    return photo_read.read_written(written, first)
 
 
 @pytest.mark.parametrize("first_reads, sure, flagged", [("4", 0.77, False), ("7", 0.72, True)])

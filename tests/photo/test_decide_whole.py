@@ -1,7 +1,8 @@
 """The reader's decision with the pair reader's opinion (read._checked_whole), pinned on
 crafted reads: a number the whole ink reads otherwise is flagged, the surer of the two
 numbers standing; a read flagged for its shape or range alone that the pair reader confirms
-surely is sure; a circle's flag stays. And a number in one piece read unsure enough for the
+surely is sure; a circle's flag stays; where both read two digits, the number both read
+likeliest together (read._both). And a number in one piece read unsure enough for the
 second opinion and sure with it (read._checked_other): flagged where the pair reader reads
 another number at least even odds, its number kept."""
 
@@ -134,8 +135,8 @@ def test_read_written_flags_a_sure_cut_the_whole_ink_reads_otherwise(monkeypatch
     probs = np.concatenate([sure_of("4", 0.3, "1"), sure_of("2", 0.99, "7"), sure_of("1", 0.99, "7")])
     monkeypatch.setattr(digits, "convnet_probabilities", lambda images: probs.astype(np.float32))
     read = photo_read.read_written(photo_read.Written(TOWER_SQUARE, crops, apart, False, 0.05, (0.0, 0.0)), probs)
-    assert read.unsure
-    assert (read.value, read.why) in ((21, "read whole, it is 27"), (27, "read digit by digit, it is 21"))
+    assert read.unsure and (read.value, read.why.split("; ")[-1]) in (
+        (21, "read whole, it is 27"), (27, "read digit by digit, it is 21"))
 
 
 def die_box() -> photo_read.Written:
@@ -235,3 +236,75 @@ def test_read_cells_checks_each_digit_read_sure_only_with_the_second_opinion_at_
     for cell in boxes:
         assert reads[cell.id].value == 5 and reads[cell.id].unsure and reads[cell.id].why == "another network reads 3"
     assert [len(b) for b in batches if b] == [2]
+
+
+SURE_24 = np.concatenate([np.full((1, len(digits.CLASSES)), 1 / len(digits.CLASSES)),  # the whole: unreadable
+                          sure_of("2", 0.9, "7"), sure_of("4", 0.9, "7")])  # the cut: 24 90 % among 10-50
+
+
+def test_both_readers_reading_the_same_two_digits_surely_read_it_sure():
+    read = photo_read._checked_whole(read_of(24, 0.6, "best guess 60% sure"), written(), whole_of(24, 0.9, 27), SURE_24)
+    assert read.value == 24 and not read.unsure and read.confidence == pytest.approx(0.9, abs=1e-4)
+
+
+def test_both_readers_reading_different_numbers_evenly_are_flagged_naming_the_other():
+    """The cut reads 24 90 %, the whole 27 90 %: 50 % each together; the first of the two stands."""
+    read = photo_read._checked_whole(read_of(24, 0.9), written(), whole_of(27, 0.9, 24), SURE_24)
+    assert read.value == 24 and read.unsure and read.confidence == pytest.approx(0.5)
+    assert read.why == "best guess 50% sure; read whole, it is 27"
+
+
+def test_the_number_read_together_names_the_digit_by_digit_number_it_overrules():
+    """The cut reads 24 90 %, the whole 27 99.9 %: 27 is likelier together (55 %), flagged."""
+    read = photo_read._checked_whole(read_of(24, 0.9), written(), whole_of(27, 0.999, 24), SURE_24)
+    assert read.value == 27 and read.unsure and read.why == "best guess 55% sure; read digit by digit, it is 24"
+
+
+@pytest.mark.parametrize("whole_sure, flagged", [(0.56, False), (0.52, True)])
+def test_two_digits_read_together_are_flagged_below_both_sure(whole_sure, flagged):
+    """The cut's 24 90 %, the whole's `whole_sure`: together 73 % and 71 % (BOTH_SURE 72 %)."""
+    read = photo_read._checked_whole(read_of(24, 0.9), written(), whole_of(24, whole_sure, 27), SURE_24)
+    assert read.value == 24 and read.unsure == flagged
+    assert read.why == ("best guess 71% sure" if flagged else "")
+
+
+def test_the_digit_networks_odds_come_from_their_likeliest_cut():
+    """Two ways of cutting: 7 and 4 (no number of 10-50), then 2 and 4: the second gives the
+    box's numbers the most likelihood and is the one averaged with the whole's."""
+    probs = np.concatenate([SURE_24[:1], sure_of("7", 0.99, "2"), sure_of("4", 0.99, "7"), SURE_24[1:]])
+    numbers, odds = photo_read._cut_odds(probs, TOWER_SQUARE)
+    assert numbers[0] == 10 and numbers[-1] == 50 and numbers[odds.argmax()] == 24
+    assert odds.sum() == pytest.approx(1.0) and odds.max() == pytest.approx(0.9)
+
+
+def test_a_guarded_number_read_together_stays_guarded():
+    read = photo_read._checked_whole(read_of(Guarded(24), 0.6, "best guess 60% sure"), written(),
+                                     whole_of(24, 0.9, 27), SURE_24)
+    assert read.value == Guarded(24) and not read.unsure
+
+
+@pytest.mark.parametrize("why, light", [(photo_read.SMALL_CIRCLE_WHY, ""), ("", "dark")])
+def test_a_circle_inside_the_box_or_the_light_leaves_the_read_to_the_rules_before(why, light):
+    """Such a cell is flagged anyway; its number is the one the rules before _both chose."""
+    w = photo_read.Written(TOWER_SQUARE, TWO_CROPS, False, False, 0.05, (0.0, 0.0), light, why)
+    read = photo_read._checked_whole(read_of(24, 0.9), w, whole_of(27, 0.999, 24), SURE_24)
+    assert read.value == 27 and read.why == "read digit by digit, it is 24"
+
+
+def test_a_whole_read_as_one_digit_leaves_the_read_to_the_rules_before():
+    read = photo_read._checked_whole(read_of(24, 0.9), written(), whole_of(4, 0.99, 24), SURE_24)
+    assert read.value == 4 and read.unsure and read.why == "read digit by digit, it is 24"
+
+
+def test_ten_is_two_digits_for_both_readers():
+    """The cut's 1 and 0 (90 % each), the whole's 10 (90 %): read together, 90 % sure."""
+    probs = np.concatenate([SURE_24[:1], sure_of("1", 0.9, "7"), sure_of("0", 0.9, "7")])
+    read = photo_read._checked_whole(read_of(10, 0.95), written(), whole_of(10, 0.9, 17), probs)
+    assert read.value == 10 and not read.unsure and read.confidence == pytest.approx(0.9, abs=1e-4)
+
+
+def test_the_wholes_odds_are_taken_among_the_two_digit_numbers_only():
+    """The whole reads 24 90 % and a lone 4 10 %: among the two-digit numbers, 24 is all but
+    certain; with the cut's 90 %, 95 % together."""
+    read = photo_read._checked_whole(read_of(24, 0.9), written(), whole_of(24, 0.9, 4), SURE_24)
+    assert read.value == 24 and not read.unsure and read.confidence == pytest.approx(0.95, abs=1e-4)
