@@ -256,6 +256,8 @@ def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
     Then, where both read two digits and the digit networks' probabilities of the crops
     (`probs`) are given, the number both read likeliest together (_both)."""
     value = _number(read.value)
+    if value is not None and whole is None:
+        whole = _wholes([w], [0]).get(0)
     whole_read = _whole_number(w, whole) if value is not None else None
     if whole_read is None:
         return read
@@ -268,7 +270,7 @@ def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
     elif read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
         read = replace(read, unsure=False, why="")
     if probs is not None and number >= 10 and _number(read.value) >= 10 and not w.why and not w.light:
-        return _both(read, w, whole or _wholes([w], [0])[0], probs)
+        return _both(read, w, whole, probs)
     return read
 
 
@@ -307,6 +309,8 @@ def _checked_other(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
     (`whole`; asked here when not given): another number at least OTHER_SURE likely flags it,
     its number kept."""
     value = _number(read.value)
+    if value is not None and whole is None:
+        whole = _wholes([w], [0]).get(0)
     whole_read = _whole_number(w, whole) if value is not None else None
     if whole_read is None or whole_read[0] == value or whole_read[1] < OTHER_SURE:
         return read
@@ -314,10 +318,8 @@ def _checked_other(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
 
 
 def _whole_number(w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> tuple[int, float] | None:
-    """The number the pair reader's `whole` (asked here when not given) reads likeliest among
-    those the cell may hold, and how likely; None when the cell's ink is empty."""
-    if whole is None:
-        whole = _wholes([w], [0]).get(0)
+    """The number the pair reader's `whole` reads likeliest among those the cell may hold, and
+    how likely; None without `whole` (the cell's ink empty)."""
     if whole is None:
         return None
     numbers, likelihood = pairs.numbers(*whole, w.cell.low, w.cell.high)
