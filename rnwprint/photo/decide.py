@@ -45,17 +45,33 @@ def _tick(cell: Cell, share: float) -> CellRead:
 
 
 
+def _two_digit_numbers(cell: Cell) -> np.ndarray:
+    """The numbers of two digits `cell` may hold."""
+    return np.arange(max(cell.low, 10), min(cell.high, 99) + 1)
+
+
 def _pair(p_tens: np.ndarray, p_units: np.ndarray, cell: Cell) -> tuple[int, float, float]:
     """The likeliest number from cell.low to cell.high written as these two digits, how
     sure the less sure of the two is, and the number's likelihood."""
     tens = digits.restrict(p_tens[None], DECIMALS)[0]
     units = digits.restrict(p_units[None], DECIMALS)[0]
-    numbers = np.arange(max(cell.low, 10), min(cell.high, 99) + 1)
+    numbers = _two_digit_numbers(cell)
     if not len(numbers):
         return 0, 0.0, 0.0
     tens = tens / tens[np.unique(numbers // 10)].sum()
     best = int(numbers[np.argmax(tens[numbers // 10] * units[numbers % 10])])  # the first of the likeliest
     return best, float(min(tens[best // 10], units[best % 10])), float(tens[best // 10] * units[best % 10])
+
+
+def _cut_odds(p: np.ndarray, cell: Cell) -> tuple[np.ndarray, np.ndarray]:
+    """The two-digit numbers `cell` may hold and how likely each is as the digits of a cut read
+    (of the ways of cutting in `p` after the whole crop, tens then units, the one whose digits
+    give those numbers the most likelihood)."""
+    numbers = _two_digit_numbers(cell)
+    ways = [digits.restrict(p[i][None], DECIMALS)[0][numbers // 10]
+            * digits.restrict(p[i + 1][None], DECIMALS)[0][numbers % 10] for i in range(1, len(p), 2)]
+    odds = max(ways, key=lambda o: o.sum())  # the first of the likeliest
+    return numbers, odds / odds.sum()
 
 
 def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool, short: tuple[bool, ...] = ()) -> CellRead:

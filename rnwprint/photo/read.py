@@ -19,7 +19,7 @@ from rnwprint.photo.circles import (  # noqa: F401
     _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
-    _decide, _pair, _tick)
+    _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _darkness, _grain, _ink, _share_inside, _take_print_away)
@@ -41,6 +41,7 @@ COARSE_BELOW, COARSE_INK_DARKNESS = 3.0, 0.10
 FAINT_INK = 0.02  # this little ink, read unsure, is more likely stray marks than a number
 WHY_NETWORKS = "the two networks read it differently"
 #: the pair reader (rnwprint.photo.pairs) reads every cell the reader may cut in two, whole;
+#: where not both read two digits (see BOTH_SURE), or a circle or the light decides the flag:
 #: where the two read different numbers the surer stands, flagged with the other; where they
 #: agree and the pair reader is this sure, a read flagged for one of these reasons alone (how
 #: sure, the shape, the digits read likelier out of range) is sure after all. On the tuning
@@ -238,93 +239,78 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
         if len(probs) > 1 and not read.unsure and (read.value != alone or read.value != w.decide(second).value):
             read = replace(read, unsure=True, why=WHY_NETWORKS)
     if len(w.crops) > 1:
-        read = _checked_whole(read, w, whole, probs)
+        read = _checked_whole(read, w, _asked(w, whole), probs)
     if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
         read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
     if w.why:
         read = replace(read, unsure=True, why=w.why)
     if check_other and _doubted(w, first, read):
-        read = _checked_other(read, w, whole)
+        read = _checked_other(read, w, _asked(w, whole))
     return read
+
+
+def _asked(w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """`whole`, or the pair reader asked about `w` alone when it was not (None: no ink to read)."""
+    return whole if whole is not None else _wholes([w], [0]).get(0)
 
 
 def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray] | None,
                    probs: np.ndarray | None = None) -> CellRead:
-    """`read` checked against the pair reader's tens and units (`whole`): where it reads
-    another number, the surer of the two numbers, flagged; where it reads the same number at
-    least WHOLE_SURE sure, a read flagged only for a reason in WHOLE_SETTLES is sure after all.
-    Then, where both read two digits and the digit networks' probabilities of the crops
-    (`probs`) are given, the number both read likeliest together (_both)."""
+    """`read` checked against the pair reader's tens and units (`whole`). Where both read two
+    digits (or the pair reader two, surer than a one-digit read) and the digit networks'
+    probabilities of the crops (`probs`) are given, the number both read likeliest together
+    (_both). Else where it reads another number, the surer of the two numbers, flagged; where
+    it reads the same number at least WHOLE_SURE sure, a read flagged only for a reason in
+    WHOLE_SETTLES is sure after all."""
     value = _number(read.value)
-    if value is not None and whole is None:
-        whole = _wholes([w], [0]).get(0)
-    whole_read = _whole_number(w, whole) if value is not None else None
-    if whole_read is None:
+    if value is None or whole is None:
         return read
-    number, sure = whole_read
+    values, odds = pairs.numbers(*whole, w.cell.low, w.cell.high)
+    number, sure = _likeliest(values, odds)
+    if probs is not None and number >= 10 and (value >= 10 or sure > read.confidence) and not w.why and not w.light:
+        return _both(read, w, values, odds, probs)
     if number != value:
         why = WHY_CUT.format(value) if sure > read.confidence else WHY_WHOLE.format(number)
         if sure > read.confidence:
             read = replace(read, value=Guarded(number) if isinstance(read.value, Guarded) else number, confidence=sure)
-        read = _flagged(read, why)
-    elif read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
-        read = replace(read, unsure=False, why="")
-    if probs is not None and number >= 10 and _number(read.value) >= 10 and not w.why and not w.light:
-        return _both(read, w, whole, probs)
+        return _flagged(read, why)
+    if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
+        return replace(read, unsure=False, why="")
     return read
 
 
-def _both(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray], probs: np.ndarray) -> CellRead:
+def _both(read: CellRead, w: Written, values: np.ndarray, odds: np.ndarray, probs: np.ndarray) -> CellRead:
     """A cell both readers read as two digits: the two-digit number the box may hold that is
-    likeliest on the average of the two readers' odds (the digit networks' on their likeliest
-    cut), flagged below BOTH_SURE; the other reader's number named where they differ."""
+    likeliest on the average of the digit networks' odds (on their likeliest cut) and the pair
+    reader's (`odds` of `values`), flagged below BOTH_SURE; the other reader's number named
+    where they differ."""
     numbers, cut = _cut_odds(probs, w.cell)
-    values, odds = pairs.numbers(*whole, w.cell.low, w.cell.high)
-    odds = odds[(values >= numbers[0]) & (values <= numbers[-1])]
-    both = (cut + odds / odds.sum()) / 2
-    best = int(np.argmax(both))
-    number, sure = int(numbers[best]), float(both[best])
+    whole = odds[(values >= numbers[0]) & (values <= numbers[-1])]
+    whole = whole / whole.sum()
+    number, sure = _likeliest(numbers, (cut + whole) / 2)
     value = Guarded(number) if isinstance(read.value, Guarded) else number
     if sure >= BOTH_SURE:
         return replace(read, value=value, confidence=sure, unsure=False, why="")
-    by_cut, by_whole = int(numbers[np.argmax(cut)]), int(numbers[np.argmax(odds)])
-    other = (WHY_WHOLE.format(by_whole) if by_whole != number else WHY_CUT.format(by_cut) if by_cut != number else "")
+    by_cut, by_whole = _likeliest(numbers, cut)[0], _likeliest(numbers, whole)[0]
+    other = WHY_WHOLE.format(by_whole) if by_whole != number else WHY_CUT.format(by_cut) if by_cut != number else ""
     return replace(read, value=value, confidence=sure, unsure=True,
                    why="; ".join(filter(None, (f"best guess {sure:.0%} sure", other))))
 
 
-def _cut_odds(probs: np.ndarray, cell: Cell) -> tuple[np.ndarray, np.ndarray]:
-    """The two-digit numbers `cell` may hold and how likely each is as the digit networks read
-    the cut (of the ways of cutting in `probs` after the whole crop, tens then units, the one
-    whose digits give those numbers the most likelihood)."""
-    numbers = np.arange(max(cell.low, 10), min(cell.high, 99) + 1)
-    ways = [digits.restrict(probs[i][None], DECIMALS)[0][numbers // 10]
-            * digits.restrict(probs[i + 1][None], DECIMALS)[0][numbers % 10] for i in range(1, len(probs), 2)]
-    odds = max(ways, key=lambda o: o.sum())  # the first of the likeliest
-    return numbers, odds / odds.sum()
-
-
 def _checked_other(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> CellRead:
     """A number in one piece (`read`) checked against the pair reader's tens and units
-    (`whole`; asked here when not given): another number at least OTHER_SURE likely flags it,
-    its number kept."""
+    (`whole`): another number at least OTHER_SURE likely flags it, its number kept."""
     value = _number(read.value)
-    if value is not None and whole is None:
-        whole = _wholes([w], [0]).get(0)
-    whole_read = _whole_number(w, whole) if value is not None else None
-    if whole_read is None or whole_read[0] == value or whole_read[1] < OTHER_SURE:
+    if value is None or whole is None:
         return read
-    return _flagged(read, WHY_OTHER.format(whole_read[0]))
+    number, sure = _likeliest(*pairs.numbers(*whole, w.cell.low, w.cell.high))
+    return read if number == value or sure < OTHER_SURE else _flagged(read, WHY_OTHER.format(number))
 
 
-def _whole_number(w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> tuple[int, float] | None:
-    """The number the pair reader's `whole` reads likeliest among those the cell may hold, and
-    how likely; None without `whole` (the cell's ink empty)."""
-    if whole is None:
-        return None
-    numbers, likelihood = pairs.numbers(*whole, w.cell.low, w.cell.high)
-    best = int(np.argmax(likelihood))
-    return int(numbers[best]), float(likelihood[best])
+def _likeliest(values: np.ndarray, odds: np.ndarray) -> tuple[int, float]:
+    """The value of the highest odds (the first of a tie) and those odds."""
+    best = int(np.argmax(odds))
+    return int(values[best]), float(odds[best])
 
 
 def _flagged(read: CellRead, why: str) -> CellRead:
