@@ -2,6 +2,8 @@
 
     python tools/train_pairs.py --cache DIR                     # build the images, train, write
     python tools/train_pairs.py --cache DIR --images PATH       # keep the images in PATH (reused if there)
+    python tools/train_pairs.py --images PATH --seed 7 --out rnwprint/assets/pairs-convnet2.npz   # a companion
+    python tools/train_pairs.py --images PATH --seed 8 --threads 1 --out rnwprint/assets/pairs-convnet3.npz
 
 A two-digit number (or a one-digit one, 15 % of them: "no tens") as the reader sees a whole
 cell's ink, from two sources, never from held-out digits:
@@ -18,7 +20,9 @@ cell's ink, from two sources, never from held-out digits:
 Then a convolutional network (tools/train_convnet_torch.Net: rnwprint.photo.convnet's layers on
 a 28 x 56 image, 11 tens classes and 10 units classes) is trained with PyTorch (CPU), each batch shaken afresh
 (slant, turn, scale, move, a pixel thicker or thinner), label smoothing, AdamW, a one-cycle
-learning rate. Seeded; `--threads 2` for the shipped weights.
+learning rate. Seeded (`--seed`: the training's; the images keep theirs); `--threads 2` for the
+shipped first network and the second, 1 for the third (PyTorch's sums differ by thread count).
+The reader averages the three networks' odds (rnwprint.photo.pairs.NETS).
 """
 
 from __future__ import annotations
@@ -208,14 +212,14 @@ _DIGITS: tuple[np.ndarray, ...] = ()  # train_digits(), for the worker processes
 # ----------------------------------------------------------------------------- the network
 
 
-def train(x: np.ndarray, y: np.ndarray, photo: np.ndarray, threads: int, log):
+def train(x: np.ndarray, y: np.ndarray, photo: np.ndarray, threads: int, log, seed: int = SEED):
     import torch
     import torch.nn.functional as F
     from train_convnet_torch import Net, exported
 
     torch.set_num_threads(threads)
-    torch.manual_seed(SEED)
-    g = torch.Generator().manual_seed(SEED + 2)
+    torch.manual_seed(seed)
+    g = torch.Generator().manual_seed(seed + 2)
 
     def shaken(batch):
         n = len(batch)
@@ -267,6 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--images", help="keep the training images here (reused when the file exists)")
     ap.add_argument("--out", default=str(OUT))
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=SEED, help="the training's seed (the images keep theirs)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     start = time.perf_counter()
@@ -281,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         x, y, photo = build(args.cache, log)
         if args.images:
             np.savez(args.images, x=x, y=y, photo=photo)
-    weights = train(x, y, photo, args.threads, log)
+    weights = train(x, y, photo, args.threads, log, args.seed)
     digits_data._write_npz(args.out, weights, compress=False)
     log(f"wrote {args.out}")
 

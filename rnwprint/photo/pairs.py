@@ -5,8 +5,8 @@ a cut leaves each half with a bit of its neighbour, and a misread half is read s
 network sees the whole ink (``normalise``: cropped to the ink, fitted into 22 x 52 keeping its
 aspect, centred in 28 x 56) and gives the tens (0-9, or none: a one-digit number) and the
 units. The reader asks it about two-digit cells only, as an independent opinion
-(rnwprint.photo.read). The weights (``rnwprint/assets/pairs-convnet.npz``, the layers of
-rnwprint.photo.convnet on a wider image) are trained by ``tools/train_pairs.py``.
+(rnwprint.photo.read). The weights (``rnwprint/assets/pairs-convnet*.npz``, three networks with
+the layers of rnwprint.photo.convnet on a wider image) are trained by ``tools/train_pairs.py``.
 """
 
 from __future__ import annotations
@@ -49,17 +49,29 @@ def normalise(ink: np.ndarray) -> np.ndarray | None:
     return out
 
 
+#: three networks trained alike on the same images with other seeds (tools/train_pairs.py
+#: --seed): their probabilities averaged read more right and fewer wrong unflagged for every
+#: writer set than one (BENCHMARKS.md, "Three pair readers")
+NETS = ("pairs-convnet.npz", "pairs-convnet2.npz", "pairs-convnet3.npz")
+
+
 @lru_cache(maxsize=1)
-def _weights() -> dict[str, np.ndarray]:
-    with np.load(data_path("assets", "pairs-convnet.npz")) as data:
+def _weights() -> tuple[dict[str, np.ndarray], ...]:
+    return tuple(_loaded(file) for file in NETS)
+
+
+def _loaded(file: str) -> dict[str, np.ndarray]:
+    with np.load(data_path("assets", file)) as data:
         return {name: array.astype(np.float32) for name, array in data.items()}
 
 
 def probabilities(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 28, 56) normalised images -> the tens (n, 11: 0-9, none) and units (n, 10)
-    probabilities."""
-    z = convnet.logits(_weights(), images)
-    return softmax(z[:, :TENS]), softmax(z[:, TENS:])
+    probabilities, averaged over the networks."""
+    nets = _weights()
+    first = convnet.patches(np.asarray(images, np.float32)[..., None], nets[0]["c1"].shape[0])  # alike for all
+    z = [convnet.logits(params, images, first) for params in nets]
+    return (sum(softmax(one[:, :TENS]) for one in z) / len(z), sum(softmax(one[:, TENS:]) for one in z) / len(z))
 
 
 def numbers(tens: np.ndarray, units: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:

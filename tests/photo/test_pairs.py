@@ -10,7 +10,8 @@ import pytest
 from project import ROOT
 from support.crafted import held_out_number
 
-from rnwprint.photo import digits, pairs
+from rnwprint.photo import convnet, digits, pairs
+from rnwprint.photo.digits import softmax
 
 
 def test_the_ink_is_fitted_into_the_box_keeping_its_aspect_and_centred():
@@ -93,8 +94,21 @@ def test_numbers_composed_of_held_out_digits_are_read_95_percent_right():
     assert np.mean(read == numbers) >= 0.945
 
 
-def test_the_weights_are_small_and_fit_the_image():
-    path = ROOT / "rnwprint" / "assets" / "pairs-convnet.npz"
+def test_the_odds_are_the_three_networks_odds_averaged():
+    images, labels = digits.heldout_digits()
+    x = np.stack([pairs.normalise(held_out_number(n, 2, pick=1)) for n in (13, 46, 28)]
+                 + [pairs.normalise(images[np.flatnonzero(labels == 5)[3]].astype(np.float32))])
+    tens, units = pairs.probabilities(x)
+    each = [convnet.logits(params, x) for params in pairs._weights()]
+    assert len(each) == 3 and len({id(params) for params in pairs._weights()}) == 3
+    assert np.allclose(tens, np.mean([softmax(z[:, :pairs.TENS]) for z in each], axis=0), atol=1e-6)
+    assert np.allclose(units, np.mean([softmax(z[:, pairs.TENS:]) for z in each], axis=0), atol=1e-6)
+    assert not np.allclose(each[0], each[1], atol=0.1) and not np.allclose(each[1], each[2], atol=0.1)
+
+
+@pytest.mark.parametrize("file", pairs.NETS)
+def test_the_weights_are_small_and_fit_the_image(file):
+    path = ROOT / "rnwprint" / "assets" / file
     assert path.stat().st_size < 2_000_000
     with np.load(path) as weights:
         assert weights["f1"].shape[0] == (pairs.ROWS // 4) * (pairs.COLUMNS // 4) * weights["c3"].shape[3]
