@@ -57,3 +57,10 @@ def logits(params: dict[str, np.ndarray], images: np.ndarray, first: np.ndarray 
     x = conv(x, params["c3"], params["b3"]).reshape(len(x), -1)
     x = np.maximum(x @ params["f1"] + params["g1"], 0)
     return x @ params["f2"] + params["g2"]
+
+
+def logits_of_each(nets: tuple[dict[str, np.ndarray], ...], images: np.ndarray) -> list[np.ndarray]:
+    """Each network's ``logits`` of the same images, the first layer's patches taken once (all
+    the networks' first kernels are of one size)."""
+    first = patches(np.asarray(images, np.float32)[..., None], nets[0]["c1"].shape[0])
+    return [logits(params, images, first) for params in nets]

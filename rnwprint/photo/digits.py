@@ -237,7 +237,12 @@ CONVNETS = ("digits-convnet.npz", "digits-convnet2.npz", "digits-convnet3.npz")
 
 @lru_cache(maxsize=1)
 def _convnet() -> tuple[dict[str, np.ndarray], ...]:
-    return tuple({name: array.astype(np.float32) for name, array in _asset(file).items()} for file in CONVNETS)
+    return tuple(float_weights(file) for file in CONVNETS)
+
+
+def float_weights(file: str) -> dict[str, np.ndarray]:
+    """A network's weights (an asset stored in half precision) as float32."""
+    return {name: array.astype(np.float32) for name, array in _asset(file).items()}
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -269,9 +274,8 @@ def probabilities_of_images(images: np.ndarray) -> np.ndarray:
 def convnet_probabilities(images: np.ndarray) -> np.ndarray:
     """Like ``probabilities_of_images``, from the convolutional networks, averaged (a second
     opinion: they read the pixels, the feature network their orientation histograms)."""
-    nets = _convnet()
-    first = convnet.patches(np.asarray(images, np.float32)[..., None], nets[0]["c1"].shape[0])  # alike for all
-    return (sum(softmax(convnet.logits(params, images, first)) for params in nets) / len(nets)).astype(np.float32)
+    each = convnet.logits_of_each(_convnet(), images)
+    return (sum(softmax(z) for z in each) / len(each)).astype(np.float32)
 
 
 #: a normalised digit whose ink leans more than SLANT_SEEN (the shear mu11 / mu02 of its

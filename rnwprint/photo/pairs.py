@@ -16,9 +16,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from rnwprint.data import data_path
 from rnwprint.photo import convnet
-from rnwprint.photo.digits import INK_LEVEL, PRESCALE, shrunk, softmax
+from rnwprint.photo.digits import INK_LEVEL, PRESCALE, float_weights, shrunk, softmax
 
 ROWS, COLUMNS = 28, 56  # the image the network reads
 BOX_ROWS, BOX_COLUMNS = 22, 52  # the ink is fitted into this, keeping its aspect
@@ -57,20 +56,13 @@ NETS = ("pairs-convnet.npz", "pairs-convnet2.npz", "pairs-convnet3.npz")
 
 @lru_cache(maxsize=1)
 def _weights() -> tuple[dict[str, np.ndarray], ...]:
-    return tuple(_loaded(file) for file in NETS)
-
-
-def _loaded(file: str) -> dict[str, np.ndarray]:
-    with np.load(data_path("assets", file)) as data:
-        return {name: array.astype(np.float32) for name, array in data.items()}
+    return tuple(float_weights(file) for file in NETS)
 
 
 def probabilities(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 28, 56) normalised images -> the tens (n, 11: 0-9, none) and units (n, 10)
     probabilities, averaged over the networks."""
-    nets = _weights()
-    first = convnet.patches(np.asarray(images, np.float32)[..., None], nets[0]["c1"].shape[0])  # alike for all
-    z = [convnet.logits(params, images, first) for params in nets]
+    z = convnet.logits_of_each(_weights(), images)
     return (sum(softmax(one[:, :TENS]) for one in z) / len(z), sum(softmax(one[:, TENS:]) for one in z) / len(z))
 
 
