@@ -10,7 +10,7 @@ The reader asks it for a second opinion on the cells the feature network is unsu
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided
 
 LAYERS = ("c1", "b1", "c2", "b2", "c3", "b3", "f1", "g1", "f2", "g2")
 
@@ -20,12 +20,11 @@ def patches(x: np.ndarray, k: int) -> np.ndarray:
     (kernel row, kernel column, channel) order, so a convolution is one matrix product."""
     p = k // 2
     n, h, w, c = x.shape
-    padded = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
-    if c > 1:  # copied from a sliding window in one go: twice as fast where there are channels
-        window = sliding_window_view(padded, (k, k), axis=(1, 2)).transpose(0, 1, 2, 4, 5, 3)
-        return window.reshape(n * h * w, k * k * c)
-    shifted = [padded[:, i:i + h, j:j + w, :] for i in range(k) for j in range(k)]
-    return np.concatenate(shifted, axis=-1).reshape(n * h * w, k * k * c)
+    padded = np.zeros((n, h + 2 * p, w + 2 * p, c), x.dtype)  # np.pad takes twice as long
+    padded[:, p:p + h, p:p + w] = x
+    s = padded.strides
+    window = as_strided(padded, (n, h, w, k, k, c), (s[0], s[1], s[2], s[1], s[2], s[3]), writeable=False)
+    return window.reshape(n * h * w, k * k * c)
 
 
 def conv(x: np.ndarray, weights: np.ndarray, bias: np.ndarray) -> np.ndarray:

@@ -86,7 +86,8 @@ def test_the_second_opinion_reads_the_leaning_crops_it_is_asked_about_straighten
     convnet = digits.convnet_probabilities
     monkeypatch.setattr(digits, "convnet_probabilities", lambda images: asked.append(images) or convnet(images))
     read_as_cells(monkeypatch, crops)
-    plain, straightened = asked  # one batch of the crops, one of them straightened
+    [batch] = asked  # one batch: the crops, then the same crops straightened
+    plain, straightened = np.split(batch, 2)
     assert 0 < len(plain) == len(straightened) < len(crops)
     for image, upright in zip(plain, straightened):
         assert np.allclose(digits.straightened(image), upright)
