@@ -91,3 +91,18 @@ def test_the_second_opinion_reads_the_leaning_crops_it_is_asked_about_straighten
     assert 0 < len(plain) == len(straightened) < len(crops)
     for image, upright in zip(plain, straightened):
         assert np.allclose(digits.straightened(image), upright)
+
+
+def test_a_leaning_crop_s_odds_are_the_mean_of_its_two_reads_and_a_blank_one_s_are_even():
+    """_classify: a crop without ink gets the same odds for every class; a leaning crop the
+    average of its read as it leans and straightened (each row a distribution)."""
+    image = digits.normalise(leaning_digits(3, 1.1, 1)[0])
+    upright = np.zeros((28, 28), np.float32)
+    upright[4:24, 13:15] = 1
+    odds = photo_read._classify([image, None, upright], digits.probabilities_of_images, [0])
+    plain, straight = digits.probabilities_of_images(np.stack([image, digits.straightened(image)]))
+    assert np.allclose(odds[0], (plain + straight) / 2, atol=1e-6)
+    assert not np.allclose(plain, straight, atol=0.01)  # (the test can tell the two reads apart)
+    assert np.allclose(odds[1], 1 / len(digits.CLASSES))
+    assert np.allclose(odds[2], digits.probabilities_of_images(upright[None])[0], atol=1e-6)
+    assert np.allclose(odds.sum(axis=1), 1, atol=1e-5)
