@@ -281,9 +281,16 @@ def _equalise(v: np.ndarray, known: np.ndarray, truth: np.ndarray, start: np.nda
 
 def _decode_modules(dark: np.ndarray) -> str:
     """Decode a module matrix (True = dark) by drawing it cleanly for OpenCV's decoder."""
+    return _decode_packed(np.packbits(dark).tobytes(), dark.shape[0])
+
+
+@functools.lru_cache(maxsize=64)
+def _decode_packed(bits: bytes, n: int) -> str:
+    """_decode_modules of the n x n modules packed in `bits`, kept: a batch's photos of one
+    printed sheet show the same code, and OpenCV's decoder costs a millisecond or two."""
     import cv2
 
-    n = dark.shape[0]
+    dark = np.unpackbits(np.frombuffer(bits, np.uint8), count=n * n).reshape(n, n).astype(bool)
     k, quiet = 4, 4
     img = np.full((n + 2 * quiet, n + 2 * quiet), 255, np.uint8)
     img[quiet: quiet + n, quiet: quiet + n] = np.where(dark, 0, 255)

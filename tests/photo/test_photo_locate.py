@@ -550,3 +550,36 @@ def test_a_marker_seen_twice_about_as_large_means_two_sheets(areas, twice):
     from rnwprint.photo.markers import _twice
 
     assert _twice([square(a, 200 * k) for k, a in enumerate(areas)]) is twice
+
+
+def test_module_matrices_decode_to_their_own_text_and_the_same_matrix_is_decoded_once(monkeypatch):
+    """The footer code's modules are decoded by drawing them for OpenCV; a batch's photos of
+    one printed sheet show the same modules, decoded by OpenCV once, and another code (even
+    one of the same size) still reads as its own text."""
+    from rnwprint.layout.page import qr_rows
+    from rnwprint.photo import qr
+
+    def modules(payload):
+        return np.array([[c == "1" for c in row] for row in qr_rows(payload)])
+
+    one, other = modules("rnwprint:t.abc123"), modules("rnwprint:t.xyz789")
+    assert one.shape == other.shape
+    qr._decode_packed.cache_clear()
+    calls = []
+    detector = qr._qr_detector()
+
+    class Counting:
+        def decode(self, *args):
+            calls.append(1)
+            return detector.decode(*args)
+
+    monkeypatch.setattr(qr, "_qr_detector", lambda: Counting())
+    assert qr._decode_modules(one) == "rnwprint:t.abc123"
+    assert qr._decode_modules(other) == "rnwprint:t.xyz789"
+    assert qr._decode_modules(one.copy()) == "rnwprint:t.abc123"
+    assert len(calls) == 2
+    flipped = one.copy()
+    flipped[-1, -1] ^= True  # one module of data changed: drawn and decoded anew
+    qr._decode_modules(flipped)
+    assert len(calls) == 3
+    qr._decode_packed.cache_clear()
