@@ -62,8 +62,9 @@ def _weights() -> tuple[dict[str, np.ndarray], ...]:
 def probabilities(images: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(n, 28, 56) normalised images -> the tens (n, 11: 0-9, none) and units (n, 10)
     probabilities, averaged over the networks."""
-    z = convnet.logits_of_each(_weights(), images)
-    return (sum(softmax(one[:, :TENS]) for one in z) / len(z), sum(softmax(one[:, TENS:]) for one in z) / len(z))
+    each = [(softmax(z[:, :TENS]), softmax(z[:, TENS:])) for z in convnet.logits_of_each(_weights(), images)]
+    tens, units = (sum(odds) / len(each) for odds in zip(*each))
+    return tens, units
 
 
 def numbers(tens: np.ndarray, units: np.ndarray, low: int, high: int) -> tuple[np.ndarray, np.ndarray]:

@@ -281,16 +281,17 @@ def _equalise(v: np.ndarray, known: np.ndarray, truth: np.ndarray, start: np.nda
 
 def _decode_modules(dark: np.ndarray) -> str:
     """Decode a module matrix (True = dark) by drawing it cleanly for OpenCV's decoder."""
-    return _decode_packed(np.packbits(dark).tobytes(), dark.shape[0])
+    return _decode_module_bytes(np.asarray(dark, bool).tobytes(), dark.shape[0])
 
 
 @functools.lru_cache(maxsize=64)
-def _decode_packed(bits: bytes, n: int) -> str:
-    """_decode_modules of the n x n modules packed in `bits`, kept: a batch's photos of one
-    printed sheet show the same code, and OpenCV's decoder costs a millisecond or two."""
+def _decode_module_bytes(bits: bytes, n: int) -> str:
+    """_decode_modules of the n x n modules in `bits` (a bool per module), kept: a batch's
+    photos of one printed sheet show the same code, and OpenCV's decoder costs a millisecond
+    or two."""
     import cv2
 
-    dark = np.unpackbits(np.frombuffer(bits, np.uint8), count=n * n).reshape(n, n).astype(bool)
+    dark = np.frombuffer(bits, bool).reshape(n, n)
     k, quiet = 4, 4
     img = np.full((n + 2 * quiet, n + 2 * quiet), 255, np.uint8)
     img[quiet: quiet + n, quiet: quiet + n] = np.where(dark, 0, 255)

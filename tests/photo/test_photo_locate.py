@@ -564,7 +564,7 @@ def test_module_matrices_decode_to_their_own_text_and_the_same_matrix_is_decoded
 
     one, other = modules("rnwprint:t.abc123"), modules("rnwprint:t.xyz789")
     assert one.shape == other.shape
-    qr._decode_packed.cache_clear()
+    qr._decode_module_bytes.cache_clear()
     calls = []
     detector = qr._qr_detector()
 
@@ -582,4 +582,4 @@ def test_module_matrices_decode_to_their_own_text_and_the_same_matrix_is_decoded
     flipped[-1, -1] ^= True  # one module of data changed: drawn and decoded anew
     qr._decode_modules(flipped)
     assert len(calls) == 3
-    qr._decode_packed.cache_clear()
+    qr._decode_module_bytes.cache_clear()
