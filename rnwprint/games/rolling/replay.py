@@ -205,8 +205,8 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     for i, v in enumerate(violations):
         if v.rule == "neighbour":
             index[("neighbour", v.cells)] = i
-        elif v.rule == "guard-count":
-            index[("power", "guard")] = i
+        elif v.rule == "guard-count":  # circles over the guards ticked: a guard unticked, or a 4th
+            index[("power", "guard")] = index[("power-count", "guard")] = i
     powers_over = [p for p in POWERS if sheet.details["counters"][p] > USES]
     for p, i in zip(powers_over, (i for i, v in enumerate(violations) if v.rule == "power-count")):
         index[("power-count", p)] = i
@@ -218,7 +218,7 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
         if run.uses[power] > USES:
             run.add("power-count", (), "rolling-audit.power_count_log", ("power-count", power), power=name,
                     count=run.uses[power], fourth=run.fourth[power], most=USES)
-        if run.uses[power] > counters[power]:
+        if min(run.uses[power], USES) > counters[power]:  # a use past the 3rd is power-count's fault
             run.add("power-unticked", (), "rolling-audit.power_unticked", ("power", power), power=name,
                     count=run.uses[power], ticked=counters[power])
     rounds = last // TURNS_PER_ROUND  # each round ended ticks "la primera casilla vacía de 'ronda'"
@@ -237,7 +237,7 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
     for _, merge, v in found:
         if merge is not None and merge in index:
             i = index[merge]
-            if merge[0] != "power":  # the same fault: the sheet's violation, with the turn
+            if violations[i].rule == v.rule:  # the same fault: the sheet's violation, with the turn
                 violations[i] = Violation(violations[i].rule, violations[i].cells, v.message)
             merged += 1
             continue

@@ -61,7 +61,7 @@ wrong-region (a number or X outside the die's region, a dupe's second cell inclu
 unless the die is wild: the white die or a colour change), neighbour (at the time of
 writing), die-not-rolled, die-used-twice, dice-bag (a die drawn twice in one round),
 seed-mismatch, round-count (more than 24 turns), power-count (a
-power used over 3 times), power-unticked (used more often than ticked on the sheet),
+power used over 3 times), power-unticked (of its first three uses, more than ticked on the sheet),
 rounds-unticked (fewer rounds ticked on the sheet than the log has ended),
 log-mismatch (a cell where the log leads elsewhere than the sheet, log vs sheet value).
 
@@ -84,9 +84,10 @@ Choices where the rules are silent
 - Blank and X are the same at the end (every empty cell gets an X), so the comparison with
   the sheet does not tell them apart.
 - One break, one penalty: a log violation that is the same fault as a sheet violation (a
-  neighbour pair, a power used over 3 times, circles over the guards ticked) is not added
-  again; the sheet's violation stays, taking the log's message (which names the turn) for
-  a neighbour pair or a power used over 3 times.
+  neighbour pair, a power used over 3 times, circles over the guards ticked, a 4th guard)
+  is not added again; the sheet's violation stays, taking the log's message (which names the
+  turn) for a neighbour pair or a power used over 3 times. A use past the third is
+  power-count's fault alone, not also power-unticked's.
 - Order: sheet violations by rule (bad-value, neighbour, guard-count, power-count,
   round-count, number-count), then by cell code; log violations follow in turn order, then
   power-count, power-unticked, rounds-unticked, log-mismatch (by cell code).

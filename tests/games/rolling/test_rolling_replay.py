@@ -204,9 +204,28 @@ def test_a_power_used_more_than_three_times(log):
     assert rules(report) == [("power-count", ())]  # the sheet's, with the log's turn
     assert report.violations[0].message == \
         "colour change: used 4 times in the log (the 4th in turn 2); at most 3 per game"
+    # the three boxes ticked and a 4th use: one fault, the 4th use, not also an unticked box
     report = replay(sheet(cells, colour_change=3), US, path, "en")
+    assert rules(report) == [("power-count", ())]
+    assert report.score == 46 + 1
+    # two ticked: the 4th use, and one of the first three left unticked
+    report = replay(sheet(cells, colour_change=2), US, path, "en")
     assert rules(report) == [("power-count", ()), ("power-unticked", ())]
+    assert report.violations[1].message == "colour change: used 4 time(s) in the log but 2 ticked on the sheet"
     assert report.score == 46 + 2
+
+
+def test_a_fourth_guard_is_one_fault(log):
+    """Four numbers guarded in the log, four circles and three guards ticked on the sheet: the
+    sheet's guard-count is the log's 4th guard, one penalty (the sheet alone gives the same)."""
+    written = [("green", "TX"), ("blue", "MN"), ("orange", "CA"), ("yellow", "AL")]
+    path = log(*[({a: 3, b: 3}, [{"die": a, "cell": x, "guard": True}, {"die": b, "cell": y, "guard": True}])
+                 for (a, x), (b, y) in zip(written[::2], written[1::2])])
+    circled = {cell: Guarded(3) for _, cell in written}
+    report = replay(sheet(circled, guard=3), US, path, "en")
+    assert rules(report) == [("guard-count", ("AL", "CA", "MN", "TX"))]
+    assert report.violations[0].message == "4 circled number(s) but 3 guard(s) ticked"
+    assert report.score == 46 + 1
 
 
 def test_a_die_not_rolled_that_turn(log):
