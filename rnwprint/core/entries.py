@@ -181,6 +181,8 @@ def _long_number_line(text: str) -> str | None:
     return None
 
 
+_MARKED = re.compile(r"(-?[0-9]+)\s*[xX✓✗]$")
+
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
 _REPR.maxlevel, _REPR.maxlist, _REPR.maxdict = 2, 4, 4
@@ -274,6 +276,8 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
         if m and allow_guarded:
             return Guarded(int(m.group(1)))
         expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
+        if marked := _MARKED.match(text):  # "6x": a number with the mark a hit gets beside it
+            expected += f": type the number alone ({marked.group(1)}), without the mark beside it"
         raise ValueError(f"{shown(value)} is not {expected}")
     raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
 

@@ -258,6 +258,17 @@ def test_audit_of_a_sheet_piped_in_reads_it_once(cli, tmp_path):
     assert json.loads(result.out)["details"]["rows"][0]["sum"] == 6
 
 
+@pytest.mark.parametrize("typed", ["6x", "6 X"])
+def test_a_number_typed_with_its_mark_is_told_to_be_typed_alone(cli, write, typed):
+    """Twenty One marks a hit "con una pequeña x" beside the number: typed in with it, the
+    cell is refused with how to type it (the hit is counted from the field)."""
+    path = write("hit.toml", f'game = "twenty-one"\n[cells]\nR1C1 = "{typed}"\n')
+    result = cli("audit", path)
+    assert result.code == 2 and result.out == ""
+    assert result.err.splitlines() == [f"rnwprint: {path}: cells.R1C1: '{typed}' is not a whole number or \"X\": "
+                                       "type the number alone (6), without the mark beside it"]
+
+
 def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
     path = write("n.json", '{"game": "twenty-one", "cells": {"R1C1": null, "R1C2": 1e400}}')
     result = cli("audit", path)

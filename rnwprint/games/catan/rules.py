@@ -181,8 +181,9 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
         if len(g) == 1 and g[0][0] == "E":
             violations.append(Violation("road", tuple(g), t(lang, "catan.road", colour=name, cell=g[0])))
         else:
-            violations.append(Violation("disconnected", tuple(g), t(lang, "catan.disconnected", colour=name,
-                                                                     cells=", ".join(g), first=main[0])))
+            key = "catan.disconnected_one" if len(g) == 1 else "catan.disconnected"
+            violations.append(Violation("disconnected", tuple(g), t(lang, key, colour=name, cells=", ".join(g),
+                                                                     first=main[0])))
 
 
 def _check_setup(board: Board, entries: Entries, colour: str, lang: str, violations: list[Violation]) -> None:

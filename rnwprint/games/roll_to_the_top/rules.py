@@ -37,7 +37,7 @@ def audit(entries: Entries, lang: str) -> Report:
                 key = ("roll-to-the-top.support_empty" if entries.cells.get(sid) is None
                        else "roll-to-the-top.support_no_number")
                 violations.append(Violation("support", (cid, sid), t(
-                    lang, key, cell=cid, support=sid, value=entries.cells.get(sid))))
+                    lang, key, cell=cid, support=sid, value=entries.cells.get(sid), low=LOW, high=HIGH)))
             elif descending and v > values[s]:
                 violations.append(Violation("support", (cid, sid), t(
                     lang, "roll-to-the-top.support_high", cell=cid, value=v, below=values[s], support=sid)))

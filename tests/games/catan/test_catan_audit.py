@@ -76,6 +76,11 @@ def test_pieces_apart_from_the_network_are_disconnected(write):
     report = audit(write, {**BASE, "V20": "red village", "E30": "red"})  # E30: V20-V25
     assert found(report) == [("disconnected", ("E30", "V20"))]
     assert "(which holds E02)" in report.violations[0].message  # the network they are apart from
+    assert audit(write, {**BASE, "V20": "red village", "E30": "red"}, lang="es").violations[0].message.startswith(
+        "E30, V20: no están unidas al resto")
+    lone = audit(write, {**BASE, "V20": "red village"}, lang="es")  # one piece: the verb agrees
+    assert found(lone) == [("disconnected", ("V20",))]
+    assert lone.violations[0].message.startswith("V20: no está unida al resto de la red del jugador rojo")
 
 
 def test_a_road_touching_none_of_its_owners_pieces_is_a_road_fault(write):

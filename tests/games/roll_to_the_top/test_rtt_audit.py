@@ -55,7 +55,7 @@ def test_square_resting_on_an_x_or_a_bad_value_is_unsupported(mark, shown):
     # "se permite un número si todos estos cuadrados subyacentes contienen un número"
     report = audit({**FULL_PYRAMID, "A3": mark})
     assert rules(report) == [("bad-value", ("A3",)), ("support", ("B2", "A3")), ("support", ("B3", "A3"))]
-    assert report.violations[1].message == f"B2 is filled but A3, which it rests on, holds no number ({shown})"
+    assert report.violations[1].message == f"B2 is filled but A3, which it rests on, holds no number from 1 to 50 ({shown})"
     assert report.score == -1
 
 
