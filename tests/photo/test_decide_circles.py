@@ -216,3 +216,76 @@ def test_the_number_inside_is_taken_by_the_first_cut_that_leaves_some():
         number = _number_inside(crop, crop, photo_read.INK_DARKNESS, cuts)
         assert number is not None and number[middle].any() and not number[~middle].any()
     assert _number_inside(crop, crop, photo_read.INK_DARKNESS, (nothing, None)) is None
+
+
+def big_ring_crop(radius: int | None, centre=(22, 22), inside_drawn: str | None = "3") -> np.ndarray:
+    """A 45 px box with a guard circle of `radius` px (None: none) drawn round it, bigger than
+    the box (only arcs across its corners are inside the crop), and a character in the middle."""
+    crop = np.zeros((45, 45), np.uint8)
+    if radius is not None:
+        cv2.circle(crop, centre, radius, 255, 3)
+    if inside_drawn:
+        cv2.putText(crop, inside_drawn, (14, 31), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 255, 2)
+    return crop.astype(np.float32) / 255
+
+
+@pytest.mark.parametrize("radius", [24, 26, 28])
+def test_a_circle_bigger_than_the_box_is_seen_by_its_corner_arcs(radius):
+    """Drawn round the box rather than inside it, a guard circle leaves only arcs across the
+    four corners: it guards the number (read sure), and the arcs go, the 3 stays whole."""
+    crop = big_ring_crop(radius)
+    ink, found, ringed = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert found and ringed
+    alone = big_ring_crop(radius, inside_drawn=None) == 0
+    number = crop * alone
+    assert np.array_equal(ink > 0, photo_read._ink(number) > 0)
+
+
+def test_arcs_across_three_corners_are_enough():
+    """Drawn a little off-centre, the circle misses one corner of the box: three arcs still
+    guard the number, sure; two are left to the flagged reading below."""
+    three = big_ring_crop(26, centre=(28, 28))
+    ink, found, _ = photo_read._remove_circle(three, three, photo_read.INK_DARKNESS)
+    assert found and not ink[:8].any() and ink[15:30, 15:30].any()
+    two = big_ring_crop(25, centre=(28, 28))
+    assert photo_read._remove_circle(two, two, photo_read.INK_DARKNESS)[1:] == (False, False)
+
+
+def test_corner_arcs_with_nothing_inside_are_an_empty_ring():
+    crop = big_ring_crop(26, inside_drawn=None)
+    _, found, ringed = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert not found and ringed
+
+
+def test_a_big_circle_drawn_off_centre_shows_in_two_corners_and_is_read_flagged():
+    """Drawn off to the right, the circle crosses only the box's left corners: too little to be
+    sure of, so the number is read guarded with the reason to look."""
+    crop = big_ring_crop(26, centre=(32, 22))
+    assert not photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1]
+    from rnwprint.photo.circles import _big_circle
+
+    inside = _big_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert inside is not None and not inside[:, :6].any() and inside[15:30, 15:30].any()
+    assert _big_circle(big_ring_crop(26, centre=(42, 22)), crop, photo_read.INK_DARKNESS) is None  # one corner
+
+
+def test_what_reaches_the_corners_from_the_middle_or_hugs_the_edges_is_no_big_circle():
+    """An X drawn corner to corner, the box's print left along its edges (a misregistered
+    photo) and a grainy photo's specks in every corner are not a guard circle's arcs."""
+    from rnwprint.photo.circles import _big_circle, _corner_arcs
+
+    cross = np.zeros((45, 45), np.float32)
+    cv2.line(cross, (2, 2), (42, 42), 1.0, 3)
+    cv2.line(cross, (2, 42), (42, 2), 1.0, 3)
+    edges = big_ring_crop(None)
+    edges[:2], edges[-2:], edges[:, :2], edges[:, -2:] = 1.0, 1.0, 1.0, 1.0
+    specks = big_ring_crop(None)
+    for y, x in [(5, 5), (5, 38), (38, 5), (38, 38)]:
+        specks[y:y + 3, x:x + 3] = 1.0  # 9 px each: under ARC_AREA of the crop
+    gapped = np.zeros((45, 45), np.float32)  # an X whose strokes stop 0.55 of the half box short of the middle
+    for (x0, y0), (x1, y1) in [((13, 13), (3, 3)), ((31, 13), (41, 3)), ((13, 31), (3, 41)), ((31, 31), (41, 41))]:
+        cv2.line(gapped, (x0, y0), (x1, y1), 1.0, 3)
+    for crop in (cross, edges, specks, gapped):
+        assert _corner_arcs(crop, 2) is None and _big_circle(crop, crop, photo_read.INK_DARKNESS) is None
+    for crop in (cross, specks):
+        assert photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1:] == (False, False)

@@ -413,30 +413,34 @@ def test_writers_never_trained_on_are_read(other_writers, kind, floor):
 
 def _write_circled(page: np.ndarray, cell: Cell, glyph: np.ndarray, radius: float, rng) -> None:
     """The glyph (28 x 28, ink bright) written about half the box high in the middle of a map
-    box of a page at 8 px/mm, a circle `radius` times the box's inner half-width round it."""
+    box of a page at 8 px/mm, a circle `radius` times the box's inner half-width round it
+    (past 1: out over the box's edges, as far as a quarter of the box beyond them)."""
     x0, y0, x1, y1 = (int(round(v * 8)) for v in cell.bounds)
     side = x1 - x0
+    out = side // 4 if radius > 1 else 0
     ys, xs = np.nonzero(glyph > 127)
     g = glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
     h = int(side * rng.uniform(0.36, 0.44))
     w = min(max(3, round(g.shape[1] * h / g.shape[0])), h)
-    ink = np.zeros((side, side), np.uint8)
-    top, left = (side - h) // 2, (side - w) // 2
+    ink = np.zeros((side + 2 * out, side + 2 * out), np.uint8)
+    top, left = out + (side - h) // 2, out + (side - w) // 2
     ink[top:top + h, left:left + w] = cv2.resize(g, (w, h)) > 127
     inner = (side - 2 * 0.7 * 8) / 2
     axes = tuple(int(radius * inner * rng.uniform(0.95, 1.05)) for _ in range(2))
     start = rng.uniform(0, 360)
-    cv2.ellipse(ink, (side // 2, side // 2), axes, rng.uniform(-20, 20), start, start + rng.uniform(330, 390), 1, 3)
-    patch = page[y0:y1, x0:x1]
+    centre = out + side // 2
+    cv2.ellipse(ink, (centre, centre), axes, rng.uniform(-20, 20), start, start + rng.uniform(330, 390), 1, 3)
+    patch = page[y0 - out:y1 + out, x0 - out:x1 + out]
     patch[ink > 0] = 40
 
 
-@pytest.mark.parametrize("radius", [0.95, 0.7])
+@pytest.mark.parametrize("radius", [0.95, 0.7, 1.2])
 def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(other_writers, radius):
     """Guarded 1-6 by other writers, circled round the box's edge (as the photo generator
-    circles them) or well inside it: each cell reads guarded, or is flagged; never a plain
-    number unflagged (that would change the audit). Circled round the edge, nearly all read
-    guarded unflagged; circled inside, all are flagged."""
+    circles them), well inside it, or round the box, bigger than it (only arcs across its
+    corners inside it): each cell reads guarded, or is flagged; never a plain number
+    unflagged (that would change the audit). Circled round the edge or the box, nearly all
+    read guarded unflagged; circled inside, all are flagged."""
     from rnwprint.games import GAMES
 
     sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
@@ -456,7 +460,7 @@ def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(
     assert [(t, r.value) for t, r in reads if not isinstance(r.value, Guarded) and not r.unsure] == []
     sure = [r for _, r in reads if not r.unsure]
     if radius > 0.9:
-        assert sum(r.value == t for t, r in reads if not r.unsure) >= 0.85 * len(reads)
+        assert sum(r.value == t for t, r in reads if not r.unsure) >= 0.85 * len(reads), radius
     else:
         assert sure == [] and all(r.why == photo_read.SMALL_CIRCLE_WHY for _, r in reads)
 

@@ -216,9 +216,15 @@ def _fit(alpha: np.ndarray, max_w: float, max_h: float) -> np.ndarray:
 
 
 #: a guard circle's half axes, as shares of the box's sides: round the box's edge; TIGHT_CIRCLE
-#: draws it round the number, well inside the box (bench/bench_photo.py --tight-circles)
+#: draws it round the number, well inside the box, BIG_CIRCLE round the box, out over its
+#: edges (bench/bench_photo.py --circles tight|big)
 CIRCLE_SIZE = (0.36, 0.44)
 TIGHT_CIRCLE = (0.24, 0.32)
+BIG_CIRCLE = (0.44, 0.54)
+#: how far round a guard circle goes, in degrees (past 360: its ends overlap); OPEN_CIRCLE
+#: leaves a gap of 20-80 degrees (bench/bench_photo.py --circles open)
+CIRCLE_SWEEP = (345, 400)
+OPEN_CIRCLE = (280, 340)
 
 
 def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: float,
@@ -260,7 +266,7 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
     if circled:
         ex, ey = left + w / 2, top + h / 2
         start = rng.uniform(0, 2 * math.pi)
-        sweep = math.radians(rng.uniform(345, 400))
+        sweep = math.radians(rng.uniform(*CIRCLE_SWEEP))
         t = np.linspace(0, 1, 96)
         theta = start + t * sweep
         wobble = 1 + rng.uniform(-0.06, 0.06) * t + 0.02 * np.sin(3 * theta + rng.uniform(0, 6))

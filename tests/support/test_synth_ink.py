@@ -34,20 +34,22 @@ def test_a_pen_lift_is_kept():
     assert pieces(alpha > 0.5) == 2
 
 
-def test_tight_circles_are_drawn_round_the_number_inside_the_box(monkeypatch):
-    """bench_photo.py --tight-circles: the guard circle is drawn well inside the box (its
-    ink within the middle three quarters), where by default it runs near the box's edge
-    (beyond the middle 85 %)."""
+def test_tight_and_big_circles_are_drawn_inside_the_box_and_out_over_it(monkeypatch):
+    """bench_photo.py --circles tight: the guard circle is drawn well inside the box (its ink
+    within the middle three quarters), where by default it runs near the box's edge (beyond
+    the middle 85 %, inside the box); --circles big draws it out over the box's edges."""
     from rnwprint.core.entries import Guarded
     from support import synth_ink
 
     def extent() -> float:
-        ink = synth_ink._Ink(0, 0, 100, 100)
+        ink = synth_ink._Ink(-20, -20, 140, 140)  # the page round the box too, as fill_page draws
         synth_ink._write_mark(ink, Guarded(3), (0, 0, 100, 100), 4.0, 2.0, synth_ink.digit_source(),
                               np.random.default_rng(1))
         ys, xs = np.nonzero(ink.alpha > 0.5)
         return max(np.ptp(ys), np.ptp(xs)) / 100
 
-    assert extent() > 0.85
+    assert 0.85 < extent() < 1.0
     monkeypatch.setattr(synth_ink, "CIRCLE_SIZE", synth_ink.TIGHT_CIRCLE)
     assert extent() < 0.75
+    monkeypatch.setattr(synth_ink, "CIRCLE_SIZE", synth_ink.BIG_CIRCLE)
+    assert extent() > 1.0  # --circles big: out over the box's edges
