@@ -234,8 +234,6 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     outputs = _outputs_into(folder, photos) if folder else {photos[0]: (target, annotate)}
     for out in (out for pair in outputs.values() for out in pair if out):
         check_target(out, photos)  # refused before the slow read
-    if folder:
-        folder.mkdir(parents=True, exist_ok=True)
     from rnwprint.app.read import read_many
     from rnwprint.batch import Failure, cores
 
@@ -250,6 +248,8 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
             for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
                 click.echo(f"rnwprint: {path}: {note}", err=True)
             typed_in, picture = outputs.get(path, (None, None))
+            if folder:  # made with the first file to go in it: no empty folder when none can be read
+                folder.mkdir(parents=True, exist_ok=True)
             if typed_in:
                 write_atomic(typed_in, outcome.text.encode("utf-8", "replace"), photos)  # a name no UTF-8 spells: "?"
             if picture:
@@ -280,7 +280,8 @@ def _say_unusable(path, outcome, as_json: bool) -> None:
 
 def _outputs_into(folder: pathlib.Path, photos) -> dict:
     """Each photo's (typed-in file, annotated picture) in `folder`, named after the photo;
-    RnwError if two photos share a name or `folder` is a file."""
+    RnwError if two photos share a name, one of those files is there already (a typed-in
+    file may hold the user's corrections) or `folder` is a file."""
     if folder.exists() and not folder.is_dir():
         raise RnwError("is a file, not a folder: --into names a folder to write into", str(folder))
     outputs, named = {}, {}
@@ -291,6 +292,11 @@ def _outputs_into(folder: pathlib.Path, photos) -> dict:
                            "rename one, or read them apart", str(folder))
         named[stem] = photo
         outputs[photo] = (folder / f"{stem}.toml", folder / f"{stem}.png")
+    there = [out for pair in outputs.values() for out in pair if out.exists() and out not in photos]
+    if there:
+        more = f" and {len(there) - 1} more" if len(there) > 1 else ""
+        raise RnwError(f"{there[0].name}{more} already there: --into does not write over files (a typed-in file "
+                       "may hold your corrections); move them away or read into another folder", str(folder))
     return outputs
 
 

@@ -93,6 +93,28 @@ def test_into_never_writes_over_a_photo_it_reads(cli, photos, tmp_path):
     assert photo.read_bytes() == photos[0].read_bytes() and not (tmp_path / "z.toml").exists()
 
 
+def test_into_never_writes_over_a_file_already_in_the_folder(cli, photos, tmp_path):
+    """A typed-in file checked by hand, then the same photo read into the folder again: the
+    corrections are kept, and nothing is read or written."""
+    folder = tmp_path / "checked"
+    assert cli("read", "--into", folder, photos[0]).code == 0
+    checked = folder / "z.toml"
+    checked.write_text(checked.read_text(encoding="utf-8") + "# R2C3 checked on the paper\n", encoding="utf-8")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    again = cli("read", "--into", folder, photos[0], photos[1])
+    assert again.code == 2 and again.out == ""
+    assert again.err.splitlines() == [f"rnwprint: {folder}: z.toml and 1 more already there: --into does not write "
+                                      "over files (a typed-in file may hold your corrections); move them away or "
+                                      "read into another folder"]
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # y.toml not written either
+
+
+def test_into_makes_no_folder_when_no_photo_can_be_read(cli, broken, tmp_path):
+    result = cli("read", "--into", tmp_path / "new", broken)
+    assert result.code == 2 and f"rnwprint: {broken}:" in result.err
+    assert not (tmp_path / "new").exists()
+
+
 def test_into_a_file_or_with_o_is_refused(cli, photos, tmp_path):
     afile = tmp_path / "notes.txt"
     afile.write_text("keep me", encoding="utf-8")
