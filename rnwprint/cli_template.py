@@ -46,9 +46,15 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
     g = get_game(game)
     if variant is not None and variant.lower() == "all":
         raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
-    tower = template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
-    if tower is not None:
+    given = template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
+    if given is not None:
         from rnwprint.games.roll_to_the_top.game import custom_variant_name
+        from rnwprint.games.roll_to_the_top.tower import TowerError
 
-        variant = custom_variant_name(tower, descending)
-    click.echo(unwrap(blank(g, g.default_variant if variant is None else variant, lang)), nl=False)
+        tower, where = given
+        text = blank(g, custom_variant_name(tower, descending), lang)
+        if isinstance(text, TowerError):  # about the tower's sheet: name the file or option that gave it
+            text = TowerError(text.message, where)
+    else:
+        text = blank(g, g.default_variant if variant is None else variant, lang)
+    click.echo(unwrap(text), nl=False)

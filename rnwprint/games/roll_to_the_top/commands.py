@@ -25,7 +25,8 @@ from rnwprint.render import FORMATS
 
 
 def template_tower(game, variant, code, ascii_file, picture, columns, random_tower, seed):
-    """The custom tower `template` was given (as `tower` takes it), or None."""
+    """The custom tower `template` was given (as `tower` takes it) and what gave it (a file,
+    an option), or None."""
     from rnwprint.games.roll_to_the_top import game as rtt
 
     if game != rtt.NAME:  # the tower options say whose they are
@@ -46,17 +47,19 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
     if game != rtt.NAME:
         raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
     if code is not None:
-        return rtt.tower_from_text(code, "--code")
+        return rtt.tower_from_text(code, "--code"), "--code"
     if random_tower:
-        return rtt.random_towers(seed, 1)[0]
+        return rtt.random_towers(seed, 1)[0], "--random"
     if picture:
         from rnwprint.games.roll_to_the_top.tower_input import from_picture
 
-        return from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")
+        tower = from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")
+        return tower, str(picture)
     from rnwprint.core.entries import read_text
 
-    text = _read_stdin() if str(ascii_file) == "-" else read_text(ascii_file, "ASCII art")
-    return rtt.tower_from_text(text, "stdin" if str(ascii_file) == "-" else str(ascii_file))
+    where = "stdin" if str(ascii_file) == "-" else str(ascii_file)
+    text = _read_stdin() if where == "stdin" else read_text(ascii_file, "ASCII art")
+    return rtt.tower_from_text(text, where), where
 
 
 @click.command(short_help="Make a Roll to the Top tower: its sheet, rating or drawing.")
@@ -100,7 +103,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.games.roll_to_the_top import game as rtt
     from rnwprint.games.roll_to_the_top import sim as tower_sim
     from rnwprint.games.roll_to_the_top.difficulty import counted, rating_line
-    from rnwprint.games.roll_to_the_top.sheet import MIN_SQUARE, build, build_sheets
+    from rnwprint.games.roll_to_the_top.sheet import MIN_SQUARE, build, build_sheets, check_page
     from rnwprint.games.roll_to_the_top.tower import check_fits
     from rnwprint.games.roll_to_the_top.tower_code import encode, grouped
     from rnwprint.games.roll_to_the_top.tower_input import format_ascii, from_picture
@@ -154,6 +157,8 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
         box_w, box_h = (side - 2 * MARGIN for side in PAGE_SIZES[page])
         for label, t in zip(labels, towers):
             check_fits(t, box_w, box_h, MIN_SQUARE, label, page.upper())
+            if not random_towers:  # and exactly, as its sheet lays it out (random ones are made to fit)
+                check_page(t, lang, page, descending, label)
     if show:
         for label, t in zip(labels, towers):
             click.echo(f"# {tr(lang, 'roll-to-the-top.show', label=label, squares=counted(lang, 'squares', len(t)), code=grouped(encode(t)))}")

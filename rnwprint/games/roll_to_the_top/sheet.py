@@ -80,7 +80,21 @@ def build_tower(tower: Tower, lang: str, page: str, descending: bool = False) ->
     return _build(custom_variant_name(tower.check(), descending), tower, descending, None, lang, page)
 
 
-def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, lang: str, page: str) -> Sheet:
+#: what a sheet laid out only to see whether its tower fits shows in place of the rating
+_UNRATED = tower_sim.Rating(0, 0.0, 0.0, 0.0, 0)
+
+
+def check_page(tower: Tower, lang: str, page: str, descending: bool, where: str) -> None:
+    """TowerError naming `where` when the tower's sheet cannot hold it: the sheet laid out as it
+    would be printed (the rating's line is as high whatever it says), without the rating."""
+    try:
+        _build(custom_variant_name(tower, descending), tower, descending, None, lang, page, lambda *_: _UNRATED)
+    except TowerError as e:
+        raise TowerError(e.message, where) from None
+
+
+def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, lang: str, page: str,
+           rated=rating) -> Sheet:
     identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
     if len(identity.encode().encode()) > QR_MAX_BYTES:
         most = len(variant) - (len(identity.encode().encode()) - QR_MAX_BYTES) - len(CUSTOM + (DESC if descending else ""))
@@ -99,7 +113,7 @@ def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, la
         sheet.add(Text(box.x, y, line, size, INK))
     y += 3
     y = _legend(sheet, box.x, y, lang) + 2.5
-    legend_bottom, figures_end = _difficulty(sheet, box.x, y, rating(tower, descending), lang)
+    legend_bottom, figures_end = _difficulty(sheet, box.x, y, rated(tower, descending), lang)
     if builtin is None and _titled(tower, lang) is None:
         legend_bottom = _code(sheet, box, legend_bottom, encode(tower), lang)
 

@@ -82,6 +82,10 @@ def format_ascii(tower: Tower) -> str:
 
 # --- pictures -----------------------------------------------------------------------------
 
+#: a picture's least width and height in pixels: a shape needs some pixels to be cut into rows
+MIN_PICTURE_SIDE = 8
+
+
 def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     """The dark shape of a PNG/JPEG filled with squares, `columns` squares across its width.
 
@@ -117,6 +121,9 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     if len(data) > MAX_FILE_BYTES:
         raise TowerError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a picture of at most "
                          f"{MAX_PIXELS / 1e6:g} MP", where)
+    if min(size) < MIN_PICTURE_SIDE:
+        raise TowerError(f"picture too small: {size[0]} x {size[1]} px; draw the tower's shape at least "
+                         f"{MIN_PICTURE_SIDE} px each way", where)
     if size[0] * size[1] > MAX_PIXELS:
         raise TowerError(f"picture too large: {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:,.0f} MP "
                          f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)

@@ -99,6 +99,25 @@ def test_random_count_makes_one_pdf_of_different_towers(cli, tmp_path):
     assert out.read_bytes() == first
 
 
+def test_a_tower_its_sheet_cannot_hold_is_refused_before_it_is_rated_naming_its_file(cli, tmp_path):
+    """25 squares across and 39 rows pass the quick bound against the whole page, but the sheet
+    (its rules and legend above the tower) would make its squares 3.9 mm: --rate refuses it as
+    printing does, instead of rating 975 squares (a made-up 400 rounds, the simulation's cap);
+    template and printing name the drawing, not "tower"."""
+    art = tmp_path / "big.txt"
+    art.write_text("\n".join(["[]" * 25] * 39) + "\n", encoding="utf-8")
+    reason = ("too big for the page: A1 to AM25 span 25 squares across and 39 rows, so squares would be 4.1 mm on A4 "
+              "(at least 7 mm hold two digits); at most 26 squares across and 22 rows fit")
+    for args in (("tower", "--ascii", art, "--rate"), ("tower", "--ascii", art, "-o", tmp_path / "t.pdf"),
+                 ("template", "roll-to-the-top", "--ascii", art)):
+        result = cli(*args, "--lang", "en")
+        assert (result.code, result.out, result.err) == (2, "", f"rnwprint: {art}: {reason}\n"), args
+    assert not (tmp_path / "t.pdf").exists()
+    fits = tmp_path / "fits.txt"  # 21 rows fit under the English legend: rated
+    fits.write_text("\n".join(["[]" * 3] * 21) + "\n", encoding="utf-8")
+    assert cli("tower", "--ascii", fits, "--rate", "--games", "5", "--lang", "en").code == 0
+
+
 def test_rate_prints_the_figures(cli):
     result = cli("tower", "--builtin", "burj", "--rate", "--games", "50", "--lang", "en")
     assert result.code == 0

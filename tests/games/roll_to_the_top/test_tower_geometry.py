@@ -163,3 +163,16 @@ def test_blank_or_unreadable_picture_is_refused(tmp_path):
     text.write_text("hello")
     with pytest.raises(TowerError, match="not a picture"):
         from_picture(text, 5)
+
+
+@pytest.mark.parametrize("size, refused", [((1, 1), True), ((100, 1), True), ((7, 40), True), ((8, 8), False)])
+def test_a_picture_of_a_few_pixels_is_refused(tmp_path, size, refused):
+    """A 1 px picture or a line is no shape to cut into rows (it made a tower of 64 squares);
+    8 px each way is the least (a tiny pixel-art tower still works)."""
+    path = tmp_path / "tiny.png"
+    Image.new("L", size, 0).save(path)
+    if refused:
+        with pytest.raises(TowerError, match=f"picture too small: {size[0]} x {size[1]} px"):
+            from_picture(path, 4)
+    else:
+        assert len(from_picture(path, 4)) == 16
