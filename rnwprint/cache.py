@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import pathlib
+import stat
 import tempfile
 import zlib
 
@@ -81,7 +82,11 @@ def load(kind: str, name: str, loads):
     if path is None:
         return None
     try:
-        data = path.read_bytes()
+        # not blocking: a pipe left under an entry's name would wait for a writer for ever
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None  # a pipe, a device: no entry
+            data = f.read()
         if data[:CHECK] != _digest(data[CHECK:]).encode():
             return None  # damaged on the disk (or from another version): built again
         return loads(data[CHECK:])

@@ -51,6 +51,18 @@ def test_a_sheet_kept_by_the_printer_is_the_one_the_photo_reader_finds(folder):
     assert _stored_sheet(Identity("twenty-one", "C", "en", "letter", sheet.identity.layout)) == sheet
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_under_an_entrys_name_is_no_entry_and_does_not_hang(folder):
+    """Something not a file where an entry would be (a named pipe nobody writes to) is passed
+    over at once, and the entry is made in its place."""
+    folder.mkdir()
+    path = cache._path("guarded", "rolling-america")
+    os.mkfifo(path)
+    assert cache.load("guarded", "rolling-america", bytes) is None
+    assert cache.cached("guarded", "rolling-america", lambda: b"1", bytes, bytes) == b"1"
+    assert path.is_file() and cache.load("guarded", "rolling-america", bytes) == b"1"
+
+
 def test_an_entry_holding_another_sheet_or_damaged_is_built_again(folder, monkeypatch):
     first = _print()
     (entry,) = folder.iterdir()
