@@ -11,7 +11,7 @@ import reprlib
 import tomllib
 from dataclasses import dataclass, field
 
-from rnwprint.core.errors import RnwError
+from rnwprint.core.errors import RnwError, printable
 from rnwprint.core.inputs import open_input
 
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
@@ -340,7 +340,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         entries.totals = _whole_numbers(data, "totals", game.totals, problems, blank_ok=True)
 
     if problems:
-        raise RnwError("\n".join(f"{source}: {p}" for p in problems))
+        raise RnwError("\n".join(f"{printable(source)}: {p}" for p in problems))
     return entries
 
 

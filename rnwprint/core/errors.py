@@ -14,4 +14,10 @@ class RnwError(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        return f"{printable(self.where)}: {self.message}" if self.where else self.message
+
+
+def printable(text: str) -> str:
+    """`text` (a file's name) with what would break a one-line message escaped: a newline, a
+    control character, a byte no UTF-8 spells."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

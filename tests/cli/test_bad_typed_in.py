@@ -269,6 +269,17 @@ def test_a_number_typed_with_its_mark_is_told_to_be_typed_alone(cli, write, type
                                        "type the number alone (6), without the mark beside it"]
 
 
+def test_a_file_name_with_a_newline_keeps_each_fault_on_one_line(cli, write):
+    """A name holding a newline or a tab is shown escaped: one line a fault, each naming the file."""
+    path = write("new\nline\t.toml", 'game = "twenty-one"\n[cells]\nR1C1 = 9\nR9C9 = 1\n')
+    result = cli("audit", path)
+    assert result.code == 2 and result.out == ""
+    shown = str(path).replace("\n", "\\n").replace("\t", "\\t")
+    assert result.err.splitlines() == [f"rnwprint: {shown}: cells.R9C9: unknown cell id for twenty-one A"]
+    photo = cli("read", path)
+    assert photo.code == 2 and len(photo.err.splitlines()) == 1 and photo.err.startswith(f"rnwprint: {shown}: ")
+
+
 def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
     path = write("n.json", '{"game": "twenty-one", "cells": {"R1C1": null, "R1C2": 1e400}}')
     result = cli("audit", path)
