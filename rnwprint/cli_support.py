@@ -49,7 +49,7 @@ class InputPath(click.ParamType):
         if isinstance(value, pathlib.Path):
             return value
         if not value:
-            self.fail("empty path: name a file", param, ctx)
+            self.fail("empty path: name a file or folder", param, ctx)
         return pathlib.Path(value)
 
 

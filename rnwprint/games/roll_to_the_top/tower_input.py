@@ -149,7 +149,8 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
     w, h = shape.size
     rows = max(1, round(h * columns / w))
     if rows > MAX_ROWS:
-        raise TowerError(f"the shape would be {rows} rows high; use fewer --columns", where)
+        fewer = "use fewer --columns" if columns > 1 else "crop the picture to the tower, or draw it less tall"
+        raise TowerError(f"the shape would be {rows} rows high (at most {MAX_ROWS}); {fewer}", where)
     squares = _sample(np.asarray(shape) > 127, rows, columns)
     if not squares:
         raise TowerError("the dark shape is too thin for that many columns; use fewer --columns", where)

@@ -144,7 +144,7 @@ def _die_names() -> dict[str, str]:
 def _die(value: object, problems: list[str], where: str) -> str | None:
     die = _die_names().get(value.strip().lower()) if isinstance(value, str) else None
     if die is None:
-        problems.append(f"{where}: unknown die {value!r}; dice are {', '.join(DICE)}")
+        problems.append(f"{where}: unknown die {shown(value)}; dice are {', '.join(DICE)}")
     return die
 
 

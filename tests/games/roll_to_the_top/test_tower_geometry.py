@@ -165,6 +165,17 @@ def test_blank_or_unreadable_picture_is_refused(tmp_path):
         from_picture(text, 5)
 
 
+def test_a_picture_too_tall_says_what_to_do(tmp_path):
+    """A tall thin stroke: fewer --columns, and at one column, crop or redraw (no fewer exist)."""
+    path = tmp_path / "tall.png"
+    Image.new("L", (10, 4000), 0).save(path)
+    with pytest.raises(TowerError, match=r"would be 1600 rows high \(at most 200\); use fewer --columns"):
+        from_picture(path, 4)
+    with pytest.raises(TowerError, match=r"would be 400 rows high \(at most 200\); crop the picture to the tower, "
+                                         "or draw it less tall"):
+        from_picture(path, 1)
+
+
 @pytest.mark.parametrize("size, refused", [((1, 1), True), ((100, 1), True), ((7, 40), True), ((8, 8), False)])
 def test_a_picture_of_a_few_pixels_is_refused(tmp_path, size, refused):
     """A 1 px picture or a line is no shape to cut into rows (it made a tower of 64 squares);

@@ -111,6 +111,8 @@ cell = "MN"
      "turn 1, write 1: die: unknown die 'pink'"),
     ({"game": "rolling-america", "turn": [{"dice": {"red": 1, "blue": 2}, "write": [{"cell": "TX"}]}]},
      "turn 1, write 1: die: missing"),
+    ({"game": "rolling-america", "turn": [{"dice": {"red": 1, "blue": 2}, "write": [{"die": None, "cell": "TX"}]}]},
+     "turn 1, write 1: die: unknown die null"),
     ({"game": "rolling-america", "turn": [{"dice": {"red": 1, "blue": 2},
                                            "write": [{"die": "red", "cell": "GA", "x": "SC"}]}]},
      "turn 1, write 1: give only one of cell, x or nothing"),
