@@ -33,8 +33,9 @@ RING_FIT_FROM, RING_FIT_BAND, RING_INNER_SHARE, RING_INNER_MARGIN, INNER_R2 = 0.
 #: photo's specks are smaller), at least ARC_PX of it in ARC_CORNERS of the four corners. A
 #: digit or an X reaching a corner reaches it from the middle (of 12,500 plain and crossed
 #: cells in photos of four writer sets, none had such ink in three corners, 6 in two). In
-#: ARC_CORNERS_SEEN (such a circle drawn off-centre, or the number touching it) the number
-#: inside is read guarded and flagged.
+#: ARC_CORNERS_SEEN (such a circle drawn off-centre, or the number touching it), in two pieces
+#: (a big 5's bar is one piece across two corners), the number inside is read guarded and
+#: flagged.
 ARC_EDGE, NEAR_MIDDLE, ARC_AREA, ARC_PX, ARC_CORNERS, ARC_CORNERS_SEEN = 2, 0.6, 0.007, 3, 3, 2
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 BIG_CIRCLE_WHY = "arcs across two corners of the box: a circle bigger than the box, guarding the number?"
@@ -120,6 +121,14 @@ def _big_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray |
     the number inside it (the arcs left out), or None."""
     arcs = _corner_arcs(ink, ARC_CORNERS_SEEN)
     if arcs is None:
+        return None
+    # two arcs of a circle beyond the box are two pieces; one stroke across two corners is a
+    # big number's own (a 5's bar)
+    labels = cv2.connectedComponents(arcs.astype(np.uint8), connectivity=8)[1]
+    h, w = ink.shape
+    seen = [labels[(_corner(h, w) == k) & _far(h, w) & arcs] for k in range(4)]
+    pieces = [set(np.unique(at)) for at in seen if len(at) >= ARC_PX]
+    if set.intersection(*pieces):
         return None
     return _number_inside(ink, dark, floor, (_outside(arcs),))
 

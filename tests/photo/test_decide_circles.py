@@ -258,15 +258,19 @@ def test_corner_arcs_with_nothing_inside_are_an_empty_ring():
 
 
 def test_a_big_circle_drawn_off_centre_shows_in_two_corners_and_is_read_flagged():
-    """Drawn off to the right, the circle crosses only the box's left corners: too little to be
-    sure of, so the number is read guarded with the reason to look."""
-    crop = big_ring_crop(26, centre=(32, 22))
-    assert not photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1]
+    """Drawn off to the right, the circle crosses only the box's left corners, in two arcs: too
+    little to be sure of, so the number is read guarded with the reason to look. One stroke
+    across two corners (a big 5's bar) is no such pair of arcs."""
     from rnwprint.photo.circles import _big_circle
 
+    crop = big_ring_crop(32, centre=(28, 22))
+    assert not photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1]
     inside = _big_circle(crop, crop, photo_read.INK_DARKNESS)
     assert inside is not None and not inside[:, :6].any() and inside[15:30, 15:30].any()
     assert _big_circle(big_ring_crop(26, centre=(42, 22)), crop, photo_read.INK_DARKNESS) is None  # one corner
+    bar = big_ring_crop(None)
+    cv2.line(bar, (3, 5), (41, 5), 1.0, 3)
+    assert _big_circle(bar, bar, photo_read.INK_DARKNESS) is None
 
 
 def test_what_reaches_the_corners_from_the_middle_or_hugs_the_edges_is_no_big_circle():

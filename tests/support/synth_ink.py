@@ -221,6 +221,8 @@ def _fit(alpha: np.ndarray, max_w: float, max_h: float) -> np.ndarray:
 CIRCLE_SIZE = (0.36, 0.44)
 TIGHT_CIRCLE = (0.24, 0.32)
 BIG_CIRCLE = (0.44, 0.54)
+#: a plain number's height, as shares of the box's height (at most 14 mm)
+DIGIT_HEIGHT = (0.5, 0.72)
 #: how far round a guard circle goes, in degrees (past 360: its ends overlap); OPEN_CIRCLE
 #: leaves a gap of 20-80 degrees (bench/bench_photo.py --circles open)
 CIRCLE_SWEEP = (345, 400)
@@ -256,7 +258,7 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
         height = 2 * ry * rng.uniform(0.5, 0.62)
         max_w, max_h = 1.45 * rx, 1.3 * ry
     else:
-        height = min(ch * rng.uniform(0.5, 0.72), 14 * s * rng.uniform(0.8, 1.0))
+        height = min(ch * rng.uniform(*DIGIT_HEIGHT), 14 * s * rng.uniform(0.8, 1.0))
         max_w, max_h = 0.86 * cw, 0.86 * ch
     alpha = _fit(_digits_alpha(digits, height, pen, source, rng), max_w, max_h)
     h, w = alpha.shape
