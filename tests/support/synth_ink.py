@@ -221,6 +221,8 @@ def _fit(alpha: np.ndarray, max_w: float, max_h: float) -> np.ndarray:
 CIRCLE_SIZE = (0.36, 0.44)
 TIGHT_CIRCLE = (0.24, 0.32)
 BIG_CIRCLE = (0.44, 0.54)
+#: how far in from the box's corners a cross's strokes start and end, as shares of its sides
+CROSS_INSET = (0.1, 0.28)
 #: a plain number's height, as shares of the box's height (at most 14 mm)
 DIGIT_HEIGHT = (0.5, 0.72)
 #: how far round a guard circle goes, in degrees (past 360: its ends overlap); OPEN_CIRCLE
@@ -239,8 +241,8 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
     pen = pen_mm * s
     if value == CROSSED:
         for corner in (0, 1):
-            a = np.array([x0 + rng.uniform(0.1, 0.28) * cw, y0 + rng.uniform(0.1, 0.28) * ch])
-            b = np.array([x1 - rng.uniform(0.1, 0.28) * cw, y1 - rng.uniform(0.1, 0.28) * ch])
+            a = np.array([x0 + rng.uniform(*CROSS_INSET) * cw, y0 + rng.uniform(*CROSS_INSET) * ch])
+            b = np.array([x1 - rng.uniform(*CROSS_INSET) * cw, y1 - rng.uniform(*CROSS_INSET) * ch])
             if corner:
                 a[1], b[1] = y1 - (a[1] - y0), y0 + (y1 - b[1])
             bow = rng.uniform(-0.06, 0.06) * np.hypot(*(b - a))
