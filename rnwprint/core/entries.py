@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from rnwprint.core.errors import RnwError, printable
-from rnwprint.core.inputs import open_input
+from rnwprint.core.inputs import cannot_read, open_input
 
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
@@ -59,7 +59,7 @@ def read_start(path: str | pathlib.Path) -> bytes:
         with open_input(path) as f:
             return f.read(MAX_TEXT_BYTES + 1)
     except OSError as e:
-        raise RnwError(f"cannot read file: {e.strerror or e}", str(path)) from None
+        raise RnwError(cannot_read(e, path), str(path)) from None
 
 
 def decode_text(raw: bytes, where: str, what: str) -> str:

@@ -18,3 +18,11 @@ def open_input(path: str | pathlib.Path) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def cannot_read(e: OSError, path) -> str:
+    """Why `path` could not be opened, for a message: a pattern that matched nothing (the
+    shell passes it on as it is, and so does a Windows prompt) is said to be one."""
+    if isinstance(e, FileNotFoundError) and any(c in str(path) for c in "*?["):
+        return "no file matches this pattern"
+    return f"cannot read file: {e.strerror or e}"

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from rnwprint.core.errors import RnwError
-from rnwprint.core.inputs import open_input
+from rnwprint.core.inputs import cannot_read, open_input
 from rnwprint.photo.magic import HEIF_BRANDS, format_by_magic
 
 MAX_PIXELS = 50_000_000  # a 50 MP photo; anything larger is refused before decoding
@@ -151,7 +151,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
     except IsADirectoryError:
         raise RnwError("a folder with no photo in it (JPEG, PNG, HEIC or PDF)", where) from None
     except OSError as e:
-        raise RnwError(f"cannot read file: {e.strerror or e}", where) from None
+        raise RnwError(cannot_read(e, path), where) from None
     if len(data) > MAX_FILE_BYTES:
         raise RnwError(f"file larger than {MAX_FILE_BYTES / 1e6:g} MB: too large for a photo of at most "
                        f"{MAX_PIXELS / 1e6:g} MP", where)

@@ -116,3 +116,17 @@ def test_a_float_too_large_to_be_written_is_no_whole_number(cli, write):
     ("catan", "en", "red_knights = 0  # knight cards that colour played")])
 def test_a_blank_files_counters_speak_its_language(cli, game, lang, line):
     assert line in cli("template", game, "--lang", lang).out.splitlines()
+
+
+@pytest.mark.parametrize("args", [("audit", "{}/g/nomatch*.toml"), ("read", "{}/shots/IMG_?.jpg"),
+                                  ("tower", "--picture", "{}/tower[12].png", "--show")])
+def test_a_pattern_that_matches_nothing_is_said_to_be_one(cli, tmp_path, args):
+    """A Windows prompt (and a shell with nothing to expand) passes `*.toml` on as it is: when
+    nothing matches, the message says so, not "no such file"."""
+    args = [a.format(tmp_path) for a in args]
+    pattern = next(a for a in args if "{" not in a and any(c in a for c in "*?["))
+    result = cli(*args)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"rnwprint: {pattern}: no file matches this pattern\n"
+    missing = cli("tower", "--picture", tmp_path / "tower.png", "--show")
+    assert missing.err == f"rnwprint: {tmp_path / 'tower.png'}: cannot read file: No such file or directory\n"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rnwprint.core.inputs import open_input
+from rnwprint.core.inputs import cannot_read, open_input
 from rnwprint.games.roll_to_the_top.tower import MAX_ACROSS, MAX_ROWS, Tower, TowerError, check_extent
 
 if TYPE_CHECKING:
@@ -109,10 +109,8 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
             data = f.read(65536)  # the header first: a file that is no picture is not read whole
             if image_header(data)[0] is not None:
                 data += f.read(MAX_FILE_BYTES)  # more than a 50 MP picture takes, even uncompressed
-    except FileNotFoundError:
-        raise TowerError("no such file", where) from None
     except OSError as e:
-        raise TowerError(f"cannot read file: {e.strerror or e}", where) from None
+        raise TowerError(cannot_read(e, path), where) from None
     kind, size = image_header(data)  # the same guard as a photo's: the header, before decoding
     if kind is None:
         raise TowerError("not a picture pillow can read (PNG or JPEG)", where)
