@@ -336,3 +336,16 @@ def test_audit_json_gives_an_unusable_file_its_own_object_in_its_place(cli, writ
     assert "error" not in objects[0] and objects[0]["details"]["rows"][0]["sum"] == 6
     assert objects[1]["error"].startswith(f"{bad}: malformed TOML")
     assert one_line(result) == f"rnwprint: {objects[1]['error']}"
+
+
+def test_a_town_hall_on_the_desert_is_said_to_be_the_deserts(cli, write):
+    """Catan's desert has no town hall ("T10" on the default island, "T08" on map-8): the cell
+    is named for what it is, not as an unknown id; on map-8 T10 is a town hall like any other."""
+    desert = write("d.toml", 'game = "catan"\n[cells]\nT10 = "red"\n')
+    result = cli("audit", desert)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"rnwprint: {desert}: cells.T10: T10 is the desert's terrain: the desert has no town hall\n"
+    shuffled = write("s.toml", 'game = "catan"\nvariant = "map-8"\n[cells]\nT08 = "blue"\nT10 = "red"\n')
+    assert cli("audit", shuffled).err.splitlines()[0].endswith("cells.T08: T08 is the desert's terrain: the desert "
+                                                               "has no town hall")
+    assert "T10" not in cli("audit", shuffled).err

@@ -30,4 +30,5 @@ GAME = Game(
     seeded=lazy("rnwprint.games.catan.variants:seeded"),
     read_places=lazy("rnwprint.games.catan.photo:read_map"),
     template_values="catan.template_values",
+    unknown_cell=lazy("rnwprint.games.catan.variants:unknown_cell"),
 )

@@ -18,6 +18,13 @@ def seed_of(variant: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def unknown_cell(variant: str, cell_id: str) -> str | None:
+    """Game hook: a town hall asked for on the desert's terrain, said to be the desert's."""
+    if variant != "notes" and geometry.layout(seed_of(variant)).get(cell_id.upper()) == geometry.DESERT:
+        return f"{cell_id.upper()} is the desert's terrain: the desert has no town hall"
+    return None
+
+
 def custom_variant(variant: str | None, extra: dict) -> str | None:
     """Game hook: ``map-SEED`` (any case, leading zeros dropped) names a shuffled map."""
     if not isinstance(variant, str):

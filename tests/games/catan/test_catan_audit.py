@@ -357,8 +357,8 @@ def test_template_lists_every_place_and_audits_blank(cli, write):
 
 @pytest.mark.parametrize("cells,variant,reason", [
     ({"V01": 3}, "map", r"cells\.V01: 3 is not a piece"),
-    ({"T10": "red"}, "map", r"cells\.T10: unknown cell id"),  # the default desert has no town hall
-    ({"T14": "red"}, "map-3", r"cells\.T14: unknown cell id"),  # and map-3's desert is T14
+    ({"T10": "red"}, "map", r"cells\.T10: T10 is the desert's terrain: the desert has no town hall"),
+    ({"T14": "red"}, "map-3", r"cells\.T14: T14 is the desert's terrain"),  # and map-3's desert is T14
     ({}, "notes", r"the notes sheet is not audited"),
     ({}, "mapa", r"variant: unknown variant 'mapa' for catan; choose one of: map, notes, map-SEED \(SEED 0-999,999,999"),
     ({"V01": True}, "map", r"cells\.V01: true is not a piece"),
