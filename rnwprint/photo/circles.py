@@ -1,5 +1,5 @@
-"""Guard circles: drawn round the box, or smaller inside it; the number inside kept (split
-out of read.py)."""
+"""Guard circles: drawn round the box's edge, round the box and bigger than it (arcs across its
+corners), or smaller inside it; the number inside kept (split out of read.py)."""
 
 from __future__ import annotations
 
