@@ -215,6 +215,19 @@ def test_a_power_used_more_than_three_times(log):
     assert report.score == 46 + 2
 
 
+def test_a_fourth_dupe_merges_into_its_own_counter_not_a_full_one(log):
+    """Dupe used 4 times, its counter ticked 4 (the sheet's power-count); colour change ticked
+    3 times, never used: the log's 4th dupe is that one fault, not another."""
+    path = log(({"green": 3, "blue": 3}, [{"die": "green", "cell": "OK", "dupe_cell": "NM"},
+                                          {"die": "blue", "cell": "MN", "dupe_cell": "WI"}]),
+               ({"orange": 3, "yellow": 3}, [{"die": "orange", "cell": "CA", "dupe_cell": "NV"},
+                                             {"die": "yellow", "cell": "AL", "dupe_cell": "MS"}]))
+    cells = {c: 3 for c in ("OK", "NM", "MN", "WI", "CA", "NV", "AL", "MS")}
+    report = replay(sheet(cells, dupe=4, colour_change=3), US, path, "en")
+    assert rules(report) == [("power-count", ())]
+    assert report.violations[0].message.startswith("dupe: used 4 times in the log (the 4th in turn 2)")
+
+
 def test_a_fourth_guard_is_one_fault(log):
     """Four numbers guarded in the log, four circles and three guards ticked on the sheet: the
     sheet's guard-count is the log's 4th guard, one penalty (the sheet alone gives the same)."""
