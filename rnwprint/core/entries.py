@@ -252,8 +252,11 @@ def _whole_numbers(data: dict, table: str, known: dict[str, str], problems: list
 
 def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     """One typed-in value -> int, "X", Guarded or None (blank). ValueError says why not."""
-    if isinstance(value, bool) or value is None:
-        raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
+    expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
+    if value is None:  # JSON's null: a blank cell is left out, or ""
+        raise ValueError(f'null is not {expected} (a blank cell is left out, or "")')
+    if isinstance(value, bool):
+        raise ValueError(f"{shown(value)} is not {expected}")
     number = whole_number(value)  # 5, 5.0, "5"
     if number is not None:
         return number
@@ -275,11 +278,10 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
             raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_DIGITS:,}")
         if m and allow_guarded:
             return Guarded(int(m.group(1)))
-        expected = 'a whole number, "X" or "(n)"' if allow_guarded else 'a whole number or "X"'
         if marked := _MARKED.match(text):  # "6x": a number with the mark a hit gets beside it
             expected += f": type the number alone ({marked.group(1)}), without the mark beside it"
         raise ValueError(f"{shown(value)} is not {expected}")
-    raise ValueError(f"{shown(value)} is neither a whole number nor \"X\"")
+    raise ValueError(f"{shown(value)} is not {expected}")
 
 
 def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:

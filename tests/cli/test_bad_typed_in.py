@@ -284,7 +284,7 @@ def test_json_null_and_a_number_past_any_float_are_named_as_written(cli, write):
     path = write("n.json", '{"game": "twenty-one", "cells": {"R1C1": null, "R1C2": 1e400}}')
     result = cli("audit", path)
     assert result.code == 2 and result.out == ""
-    assert result.err.splitlines() == [f'rnwprint: {path}: cells.R1C1: null is neither a whole number nor "X"',
+    assert result.err.splitlines() == [f'rnwprint: {path}: cells.R1C1: null is not a whole number or "X" (a blank cell is left out, or "")',
                                        f"rnwprint: {path}: cells.R1C2: a number too large to be a whole number"]
 
 
