@@ -165,6 +165,11 @@ def test_blank_or_unreadable_picture_is_refused(tmp_path):
         from_picture(text, 5)
 
 
+def test_a_tab_in_a_drawing_counts_as_four_spaces():
+    """As the README says: a tab indents a row by two squares."""
+    assert parse_ascii("\t[]\n[][][][][]\n") == parse_ascii("    []\n[][][][][]\n")
+
+
 def test_a_picture_too_tall_says_what_to_do(tmp_path):
     """A tall thin stroke: fewer --columns, and at one column, crop or redraw (no fewer exist)."""
     path = tmp_path / "tall.png"
