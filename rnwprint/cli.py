@@ -216,7 +216,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     rnwprint read scans.pdf --into checked/
     """
     from rnwprint.app.inputs import files_to_read
-    from rnwprint.output import check_target, same_file, write_atomic
+    from rnwprint.output import check_target, same_file, write_all_atomic
 
     photos = files_to_read(photos)  # a folder's photos, a pattern's, a PDF's pages
     if folder and (target or annotate):
@@ -250,10 +250,9 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
             typed_in, picture = outputs.get(path, (None, None))
             if folder:  # made with the first file to go in it: no empty folder when none can be read
                 folder.mkdir(parents=True, exist_ok=True)
-            if typed_in:
-                write_atomic(typed_in, outcome.text.encode("utf-8", "replace"), photos)  # a name no UTF-8 spells: "?"
-            if picture:
-                write_atomic(picture, outcome.picture, photos)
+            # both or neither (a full disk); a name no UTF-8 spells: "?"
+            write_all_atomic([(out, data) for out, data in ((typed_in, outcome.text.encode("utf-8", "replace")),
+                                                            (picture, outcome.picture)) if out], photos)
             if as_json:
                 click.echo(outcome.line)
             elif folder:

@@ -1,7 +1,8 @@
 """Safe file writes and default output names.
 
 A regular file (or a new one) is written atomically: a hidden temporary file next to it,
-then a rename, so a failed or interrupted write never leaves half a file. What is not a
+then a rename, so a failed or interrupted write never leaves half a file; several files
+(a photo's typed-in file and picture) are renamed only once all are written. What is not a
 regular file is never replaced: a symlink is followed to its target, a character device or
 a FIFO (/dev/null, a pipe) is written straight to, anything else is refused. A command
 never writes over one of its own input files."""
@@ -74,33 +75,58 @@ def same_file(a: pathlib.Path, b: pathlib.Path) -> bool:
 def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
     """Write `data` to `path` (see the module's docstring); RnwError naming the path if it
     cannot."""
-    real = check_target(path, inputs)
-    if real.exists() and not real.is_file():  # a device or a FIFO (the rest was refused)
-        _write_straight(real, data)
-        return
+    write_all_atomic([(path, data)], inputs)
+
+
+def write_all_atomic(files, inputs=()) -> None:
+    """Write each (path, data) of `files`, or none of the regular files: every one is written
+    to its temporary file first, and only when all are there are they renamed into place (a
+    photo's typed-in file and picture: a full disk leaves neither). RnwError naming the path
+    that could not be written."""
+    with _removed_on_signal():
+        staged = []  # (temporary file, where it goes, the path as given)
+        try:
+            for path, data in files:
+                real = check_target(path, inputs)
+                if real.exists() and not real.is_file():  # a device or a FIFO (the rest was refused)
+                    _write_straight(real, data)
+                    continue
+                staged.append((_staged(real, data, path), real, path))
+            for tmp, real, path in staged:
+                try:
+                    os.replace(tmp, real)
+                except OSError as e:
+                    raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+        finally:
+            for tmp, _, _ in staged:
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
+                _temps.discard(tmp)
+
+
+def _staged(real: pathlib.Path, data: bytes, path) -> str:
+    """`data` in a hidden temporary file beside `real` (where `path` really goes), with
+    `real`'s permissions."""
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise RnwError(f"cannot make the folder: {e.strerror}", str(real.parent)) from None
-    with _removed_on_signal():
+    try:
+        fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name[:200]}.", suffix=".tmp")
+    except OSError as e:
+        raise RnwError(f"cannot write here: {e.strerror}", str(real.parent)) from None
+    _temps.add(tmp)
+    try:
         try:
-            fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name[:200]}.", suffix=".tmp")
-        except OSError as e:
-            raise RnwError(f"cannot write here: {e.strerror}", str(real.parent)) from None
-        _temps.add(tmp)
-        try:
-            try:
-                _write_fd(fd, data)
-            finally:
-                os.close(fd)
-            os.chmod(tmp, _mode(real))
-            os.replace(tmp, real)
-        except OSError as e:
-            raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+            _write_fd(fd, data)
         finally:
-            if os.path.lexists(tmp):
-                os.unlink(tmp)
-            _temps.discard(tmp)
+            os.close(fd)
+        os.chmod(tmp, _mode(real))
+    except OSError as e:
+        os.unlink(tmp)
+        _temps.discard(tmp)
+        raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+    return tmp
 
 
 def _mode(path: pathlib.Path) -> int:

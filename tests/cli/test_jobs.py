@@ -109,6 +109,31 @@ def test_into_never_writes_over_a_file_already_in_the_folder(cli, photos, tmp_pa
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # y.toml not written either
 
 
+def test_a_photos_typed_in_file_and_picture_are_written_both_or_neither(cli, photos, tmp_path, monkeypatch):
+    """The disk full while the picture is written: the typed-in file written first is not
+    left behind alone (nor are temporary files), and an older pair stays as it was."""
+    from rnwprint import output
+
+    target, picture = tmp_path / "r.toml", tmp_path / "r.png"
+    assert cli("read", photos[1], "-o", target, "--annotate", picture).code == 0
+    before = (target.read_bytes(), picture.read_bytes())
+    real_write = output._write_fd
+
+    def full_on_png(fd, data):
+        if data[:8] == b"\x89PNG\r\n\x1a\n":
+            raise OSError(28, "No space left on device")
+        real_write(fd, data)
+
+    monkeypatch.setattr(output, "_write_fd", full_on_png)
+    result = cli("read", photos[0], "-o", target, "--annotate", picture)
+    assert result.code == 2
+    assert result.err == f"rnwprint: {picture}: cannot write file: no space left on the device (the disk is full)\n"
+    assert (target.read_bytes(), picture.read_bytes()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.png", "r.toml"]
+    target.unlink(), picture.unlink()
+    assert cli("read", photos[0], "-o", target, "--annotate", picture).code == 2 and not target.exists()
+
+
 def test_into_makes_no_folder_when_no_photo_can_be_read(cli, broken, tmp_path):
     result = cli("read", "--into", tmp_path / "new", broken)
     assert result.code == 2 and f"rnwprint: {broken}:" in result.err
