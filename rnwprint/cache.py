@@ -21,6 +21,8 @@ import stat
 import tempfile
 import zlib
 
+from rnwprint.core.inputs import open_input
+
 ENTRIES = 200
 CHECK = 32  # an entry's first bytes: the _digest of the rest, checked before it is used
 RENDERED_MAX = 4_000_000  # bytes: larger printed files (a hundred copies) are drawn each time
@@ -82,8 +84,7 @@ def load(kind: str, name: str, loads):
     if path is None:
         return None
     try:
-        # not blocking: a pipe left under an entry's name would wait for a writer for ever
-        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as f:
+        with open_input(path) as f:  # a pipe left under an entry's name opens at once
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
                 return None  # a pipe, a device: no entry
             data = f.read()

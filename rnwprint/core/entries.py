@@ -326,7 +326,7 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
     valid_ids = game.cell_ids(variant)
     for cell_id, value in cells.items():
         if cell_id not in valid_ids:
-            why = game.unknown_cell(variant, cell_id) if game.unknown_cell and isinstance(cell_id, str) else None
+            why = game.unknown_cell(variant, cell_id) if game.unknown_cell else None
             problems.append(f"cells.{_name(cell_id)}: " + (why or f"unknown cell id for {game.name} {variant}"
                                                             f"{_suggest(cell_id, valid_ids)}"))
             continue

@@ -125,9 +125,8 @@ def _big_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray |
     # two arcs of a circle beyond the box are two pieces; one stroke across two corners is a
     # big number's own (a 5's bar)
     labels = cv2.connectedComponents(arcs.astype(np.uint8), connectivity=8)[1]
-    h, w = ink.shape
-    seen = [labels[(_corner(h, w) == k) & _far(h, w) & arcs] for k in range(4)]
-    pieces = [set(np.unique(at)) for at in seen if len(at) >= ARC_PX]
+    corner, far = _corner(*ink.shape), _far(*ink.shape)
+    pieces = [set(np.unique(labels[(corner == k) & far & arcs])) for k in np.flatnonzero(_reached(arcs))]
     if set.intersection(*pieces):
         return None
     return _number_inside(ink, dark, floor, (_outside(arcs),))
@@ -142,17 +141,20 @@ def _corner_arcs(ink: np.ndarray, corners_needed: int = ARC_CORNERS) -> np.ndarr
     """The arcs a guard circle bigger than the box leaves across its corners (see ARC_CORNERS),
     as a boolean mask of the ink pieces they are in; None when the ink shows no such circle."""
     h, w = ink.shape
-    corner, far = _corner(h, w), _far(h, w)
-    if (np.bincount(corner[far & (ink > 0)], minlength=4) >= ARC_PX).sum() < corners_needed:
+    if _reached(ink > 0).sum() < corners_needed:
         return None  # most crops: too little ink out there to look at its pieces
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
     left_out = stats[:, cv2.CC_STAT_AREA] < ARC_AREA * h * w  # specks
     left_out[labels[(_rim(h, w)[0] < NEAR_MIDDLE ** 2) & (ink > 0)]] = True
     left_out[0] = True  # the paper
     arcs = ~left_out[labels]
-    if (np.bincount(corner[far & arcs], minlength=4) >= ARC_PX).sum() < corners_needed:
-        return None
-    return arcs
+    return arcs if _reached(arcs).sum() >= corners_needed else None
+
+
+def _reached(mask: np.ndarray) -> np.ndarray:
+    """Which of the crop's four corners `mask` (boolean) reaches: ARC_PX px or more of it
+    where corner arcs are looked for (_far)."""
+    return np.bincount(_corner(*mask.shape)[_far(*mask.shape) & mask], minlength=4) >= ARC_PX
 
 
 def _rings(ink: np.ndarray) -> bool:
