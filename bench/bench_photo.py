@@ -161,16 +161,19 @@ def main() -> None:
     parser.add_argument("--joined", action="store_true",
                         help="two-digit numbers written with their digits touching or overlapping a little, as "
                              "joined or cursive hands write them (tests/support/synth_ink.JOINED_GAP)")
-    parser.add_argument("--circles", choices=("edge", "tight", "big", "open"), default="edge",
+    parser.add_argument("--circles", choices=("edge", "tight", "big", "open", "offset"), default="edge",
                         help="guard circles drawn round the box's edge (edge), round the number well inside "
-                             "the box (tight), round the box out over its edges (big), or left open by 20-80 "
-                             "degrees (open)")
+                             "the box (tight), round the box out over its edges (big), left open by 20-80 "
+                             "degrees (open), or round a number written off to one side, up to 0.14 of the "
+                             "box off its middle (offset)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.circles == "tight":
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     elif args.circles == "big":
         synth_ink.CIRCLE_SIZE = synth_ink.BIG_CIRCLE
+    elif args.circles == "offset":
+        synth_ink.CIRCLE_SHIFT = synth_ink.OFFSET_CIRCLE
     elif args.circles == "open":
         synth_ink.CIRCLE_SWEEP = synth_ink.OPEN_CIRCLE
     if args.joined:

@@ -40,6 +40,19 @@ ARC_EDGE, NEAR_MIDDLE, ARC_AREA, ARC_PX, ARC_CORNERS, ARC_CORNERS_SEEN = 2, 0.6,
 SMALL_CIRCLE_WHY = "a circle inside the box: is the number guarded?"
 BIG_CIRCLE_WHY = "arcs across two corners of the box: a circle bigger than the box, guarding the number?"
 EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded number too faint to read?"
+#: a guard circle drawn off the middle of the box (round a number written off to one side):
+#: the ellipse through the ink near the edge of the ink's own extent (specks left out) has ink
+#: within OFF_RING_ON of it (as a share of its radius), 2 px or more, in all but OFF_RING_MISSED
+#: of the 24 directions round it where it runs inside the crop, and in OFF_RING_SEEN or more
+#: (a circle running out over the box's edge shows only in part); none at OFF_RING_GAP of its
+#: radius, between it and the number, in OFF_RING_GAP_SECTORS; the number inside is
+#: OFF_RING_INNER of the ink's height or more; and at most OFF_RING_INWARD of the ring's piece
+#: lies inside OFF_RING_GAP (a big 3, 5 or 6 reaches its own extent's edge nearly all round
+#: too, but its strokes run on inwards, and what the ellipse leaves inside is a scrap). Read
+#: guarded, flagged.
+OFF_RING_ON, OFF_RING_MISSED, OFF_RING_SEEN = 0.12, 4, 14
+OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
+OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
 
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
@@ -83,17 +96,29 @@ def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | Non
     within RING_BAND of that), as a boolean mask; None when its ink makes no plausible ellipse."""
     h, w = ink.shape
     ys, xs = np.nonzero(ink)
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
     r = _polar(h, w)[0][ys, xs]
-    chosen = r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND
+    ring = _fitted_ring(ink, r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND)
+    return None if ring is None else _within(*ring, h, w)
+
+
+def _fitted_ring(ink: np.ndarray, chosen: np.ndarray):
+    """The ellipse through a ring's ink: fitted to the `chosen` of the ink's pixels (in
+    np.nonzero's order), then again to the ink within RING_FIT_BAND of it. (spread: see
+    _ellipse, each ink pixel's distance, which are within the band), or None."""
+    h, w = ink.shape
+    ys, xs = np.nonzero(ink)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
     for _ in range(2):
         spread = _ellipse(points[chosen], h, w) if chosen.sum() >= 20 else None
         if spread is None:
             return None
         distance = spread(points[:, 0], points[:, 1])
         chosen = np.abs(distance - 1) < RING_FIT_BAND
-    if chosen.sum() < 20:
-        return None
+    return None if chosen.sum() < 20 else (spread, distance, chosen)
+
+
+def _within(spread, distance: np.ndarray, chosen: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Where an h x w crop lies inside the inner edge of the ring of _fitted_ring."""
     inner = np.quantile(distance[chosen], RING_INNER_SHARE) - RING_INNER_MARGIN
     gy, gx = np.mgrid[0:h, 0:w]
     return spread(gx.astype(np.float32), gy.astype(np.float32)) < inner
@@ -101,7 +126,8 @@ def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | Non
 
 def _ellipse(points: np.ndarray, h: int, w: int):
     """The ellipse fitted to `points` (x, y) of an h x w crop, as the function giving each
-    point's distance from its centre as a share of the ellipse's radius that way; None when
+    point's distance from its centre as a share of the ellipse's radius that way (and, with
+    `direction`, which of 24 directions round the ellipse it lies in); None when
     it is too small or too big to ring a number in the crop."""
     (cx, cy), axes, angle = cv2.fitEllipse(points)
     a, b = axes[0] / 2, axes[1] / 2
@@ -109,9 +135,10 @@ def _ellipse(points: np.ndarray, h: int, w: int):
         return None
     cos, sin = np.cos(np.radians(angle)), np.sin(np.radians(angle))
 
-    def spread(x, y):
+    def spread(x, y, direction=False):
         u, v = (x - cx) * cos + (y - cy) * sin, (y - cy) * cos - (x - cx) * sin
-        return np.sqrt((u / a) ** 2 + (v / b) ** 2)
+        d = np.sqrt((u / a) ** 2 + (v / b) ** 2)
+        return (d, ((np.arctan2(v / b, u / a) + np.pi) / (2 * np.pi) * 24).astype(int) % 24) if direction else d
 
     return spread
 
@@ -180,6 +207,47 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
         # None: a loop with nothing in it, a 0 or an O, not a guard
         return _number_inside(ink, dark, floor, (_inside_ring(ink, radius), r < radius - 2 * RING_BAND))
     return None
+
+
+def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray | None:
+    """A guard circle drawn off the middle of the box, where the other checks, which look from
+    the box's middle, do not see it (see OFF_RING_ON). The number inside it, or None (no
+    such ring, or nothing in it: a 0)."""
+    h, w = ink.shape
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
+    kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
+    kept[0] = False
+    ys, xs = np.nonzero(ink)
+    piece = labels[ys, xs]
+    kept = kept[piece]
+    if kept.sum() < 20:
+        return None
+    x0, x1, y0, y1 = xs[kept].min(), xs[kept].max(), ys[kept].min(), ys[kept].max()
+    half_w, half_h = (x1 - x0) / 2, (y1 - y0) / 2
+    if min(half_w, half_h) < 0.25 * min(h, w):
+        return None
+    dx, dy = (xs - (x0 + x1) / 2) / half_w, (ys - (y0 + y1) / 2) / half_h
+    ring = _fitted_ring(ink, kept & (np.abs(np.sqrt(dx * dx + dy * dy) - 1) < RING_FIT_BAND))
+    if ring is None:
+        return None
+    spread = ring[0]
+    distance, direction = spread(xs.astype(np.float32), ys.astype(np.float32), direction=True)
+    on, between = kept & (np.abs(distance - 1) < OFF_RING_ON), kept & (distance > OFF_RING_GAP[0]) & (distance < OFF_RING_GAP[1])
+    seen = np.bincount(direction[on], minlength=24) >= 2
+    gy, gx = np.mgrid[ARC_EDGE:h - ARC_EDGE, ARC_EDGE:w - ARC_EDGE].astype(np.float32)
+    grid, grid_direction = spread(gx.ravel(), gy.ravel(), direction=True)
+    in_crop = np.bincount(grid_direction[np.abs(grid - 1) < OFF_RING_ON], minlength=24) >= 2
+    if (seen.sum() < OFF_RING_SEEN or (in_crop & ~seen).sum() > OFF_RING_MISSED
+            or (np.bincount(direction[between], minlength=24) == 0).sum() < OFF_RING_GAP_SECTORS):
+        return None
+    ring_piece = piece == np.bincount(piece[on]).argmax()
+    if (ring_piece & (distance < OFF_RING_GAP[0])).sum() > OFF_RING_INWARD * ring_piece.sum():
+        return None  # a digit's stroke running on inwards
+    number = _number_inside(ink, dark, floor, (_within(*ring, h, w),))
+    if number is None:
+        return None
+    rows = np.flatnonzero(number.any(axis=1))
+    return number if rows[-1] - rows[0] >= OFF_RING_INNER * (y1 - y0) else None
 
 
 @lru_cache(maxsize=32)

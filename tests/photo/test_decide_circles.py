@@ -293,3 +293,68 @@ def test_what_reaches_the_corners_from_the_middle_or_hugs_the_edges_is_no_big_ci
         assert _corner_arcs(crop, 2) is None and _big_circle(crop, crop, photo_read.INK_DARKNESS) is None
     for crop in (cross, specks):
         assert photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1:] == (False, False)
+
+
+def off_centre_crop(centre, axes, written: str | None = "3", thickness: int = 2) -> np.ndarray:
+    """A 45 px box with `written` at `centre`, 14 px high, and (axes not None) an ellipse
+    drawn round it there: a guard circle round a number written off to one side."""
+    crop = np.zeros((45, 45), np.uint8)
+    if axes is not None:
+        cv2.ellipse(crop, centre, axes, 0, 0, 360, 255, thickness)
+    if written:
+        (w, h), _ = cv2.getTextSize(written, cv2.FONT_HERSHEY_SIMPLEX, 0.65, 2)
+        cv2.putText(crop, written, (centre[0] - w // 2, centre[1] + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.65, 255, 2)
+    return crop.astype(np.float32) / 255
+
+
+@pytest.mark.parametrize("centre, axes", [((29, 27), (14, 15)), ((16, 28), (14, 14)), ((27, 17), (15, 13))])
+def test_a_circle_off_the_middle_of_the_box_is_found_round_its_own_ink(centre, axes):
+    """A number written off to one side and circled there: the checks that look from the
+    box's middle see no ring (the circle is near the middle on one side, well inside on the
+    other), the off-centre check does, and the number comes out whole, nothing of the ring."""
+    from rnwprint.photo.circles import _off_centre_circle
+
+    crop = off_centre_crop(centre, axes)
+    assert photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1:] == (False, False)
+    assert photo_read._small_circle(crop, crop, photo_read.INK_DARKNESS) is None
+    inside = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
+    alone = off_centre_crop(centre, None)
+    assert inside is not None
+    assert np.array_equal(inside > 0, photo_read._ink(alone) > 0)
+
+
+@pytest.mark.parametrize("written", ["3", "5", "2", "8", "0", "6"])
+def test_a_big_digit_reaching_its_own_edges_is_no_off_centre_circle(written):
+    """A thick digit filling the box off to one side reaches its own extent's edge nearly all
+    round (a 3, a 5) or rings it (a slashed 0, the loops of 6 and 8), but its strokes run on
+    inwards: no guard circle."""
+    from rnwprint.photo.circles import _off_centre_circle
+
+    glyph = np.zeros((40, 40), np.uint8)
+    cv2.putText(glyph, written, (4, 34), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 255, 5)
+    ys, xs = np.nonzero(glyph)
+    crop = np.zeros((45, 45), np.uint8)
+    crop[8:40, 12:40] = cv2.resize(glyph[ys.min():ys.max() + 1, xs.min():xs.max() + 1], (28, 32),
+                                   interpolation=cv2.INTER_NEAREST)
+    crop = crop.astype(np.float32) / 255
+    assert _off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is None
+
+
+def test_the_off_centre_circle_needs_the_ring_nearly_all_round_apart_from_the_number():
+    """Left a third open, the ring is not enough to go on (the number is read as it is); nor
+    is a ring the number runs into (its piece reaches inwards, as a big digit's own stroke
+    does); a circle running out over the box's edge is enough where it shows."""
+    from rnwprint.photo.circles import _off_centre_circle
+
+    crop = np.zeros((45, 45), np.uint8)
+    cv2.ellipse(crop, (28, 26), (14, 15), 0, 0, 240, 255, 2)
+    cv2.putText(crop, "3", (22, 33), cv2.FONT_HERSHEY_SIMPLEX, 0.65, 255, 2)
+    crop = crop.astype(np.float32) / 255
+    assert _off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is None
+    touching = off_centre_crop((28, 26), (14, 15))
+    cv2.line(touching, (15, 27), (24, 27), 1.0, 2)  # the number's stroke run on into the ring's left side
+    assert _off_centre_circle(touching, touching, photo_read.INK_DARKNESS) is None
+    out_over = off_centre_crop((31, 25), (17, 17))  # out to x = 48: a sixth of the way round is beyond the crop
+    inside = _off_centre_circle(out_over, out_over, photo_read.INK_DARKNESS)
+    assert inside is not None
+    assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((31, 25), None)) > 0)

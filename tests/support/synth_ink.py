@@ -229,6 +229,10 @@ DIGIT_HEIGHT = (0.5, 0.72)
 #: leaves a gap of 20-80 degrees (bench/bench_photo.py --circles open)
 CIRCLE_SWEEP = (345, 400)
 OPEN_CIRCLE = (280, 340)
+#: how far off the middle of the box a circled number (and its circle) may be written, as a
+#: share of the box's sides either way; OFFSET_CIRCLE for bench/bench_photo.py --circles offset
+CIRCLE_SHIFT = 0.0
+OFFSET_CIRCLE = 0.14
 
 
 def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: float,
@@ -255,6 +259,9 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
     number = value.value if circled else int(value)
     digits = str(abs(number))
     if circled:
+        if CIRCLE_SHIFT:  # drawn only then: every other photo stays as it was
+            cx += rng.uniform(-CIRCLE_SHIFT, CIRCLE_SHIFT) * cw
+            cy += rng.uniform(-CIRCLE_SHIFT, CIRCLE_SHIFT) * ch
         rx = cw * rng.uniform(*CIRCLE_SIZE)
         ry = ch * rng.uniform(*CIRCLE_SIZE)
         height = 2 * ry * rng.uniform(0.5, 0.62)
