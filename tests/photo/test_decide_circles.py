@@ -358,3 +358,39 @@ def test_the_off_centre_circle_needs_the_ring_nearly_all_round_apart_from_the_nu
     inside = _off_centre_circle(out_over, out_over, photo_read.INK_DARKNESS)
     assert inside is not None
     assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((31, 25), None)) > 0)
+
+
+def test_what_the_off_centre_ring_holds_must_be_a_number_apart_from_it():
+    """Inside the ring: a scrap under a third of the ring's height is no guarded number, a
+    stroke 0.4 of it is; a blot filling the ring up to its ink leaves no paper between them,
+    as a digit's own loop does not either; a ring whose end hooks a little inwards (a pen's
+    start) is still a ring."""
+    from rnwprint.photo.circles import _off_centre_circle
+
+    def ring_with(draw) -> np.ndarray:
+        crop = np.zeros((45, 45), np.uint8)
+        cv2.ellipse(crop, (28, 26), (14, 15), 0, 0, 360, 255, 2)
+        draw(crop)
+        return crop.astype(np.float32) / 255
+
+    def found(crop) -> bool:
+        return _off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is not None
+
+    assert not found(ring_with(lambda c: cv2.rectangle(c, (24, 23), (31, 28), 255, -1)))  # 6 of 31 rows
+    assert found(ring_with(lambda c: cv2.rectangle(c, (26, 20), (28, 32), 255, -1)))  # 13 of 31 rows
+    assert not found(ring_with(lambda c: cv2.ellipse(c, (28, 26), (11, 12), 0, 0, 360, 255, -1)))
+    hooked = off_centre_crop((28, 26), (14, 15))
+    cv2.line(hooked, (42, 26), (35, 29), 1.0, 2)  # the ring's start, hooked 7 px inwards
+    assert found(hooked)
+
+
+def test_a_circle_a_third_beyond_the_box_is_judged_on_what_shows():
+    """A circle round a number written at the box's right edge runs a third of the way round
+    beyond the crop: the directions where it runs inside the crop are all inked, and that is
+    enough."""
+    from rnwprint.photo.circles import _off_centre_circle
+
+    crop = off_centre_crop((34, 25), (17, 17), thickness=3)
+    inside = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert inside is not None
+    assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((34, 25), None)) > 0)
