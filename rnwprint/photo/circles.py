@@ -51,6 +51,11 @@ EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded n
 #: too, but its strokes run on inwards, and what the ellipse leaves inside is a scrap). Read
 #: guarded, flagged.
 OFF_RING_ON, OFF_RING_MISSED, OFF_RING_SEEN = 0.12, 4, 14
+#: first looks, before fitting: the ink spans OFF_RING_SPAN of the crop both ways, and lies
+#: near the edge of its extent in OFF_RING_FIRST_LOOK of 24 directions round its middle
+#: (every ring found on the tuning crops spanned 0.75 or more, and had 12 or more; a circle
+#: drawn smaller, round the number alone, spans 0.6 of the box or more)
+OFF_RING_SPAN, OFF_RING_FIRST_LOOK = 0.6, 12
 OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
 OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
 
@@ -214,6 +219,9 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
     the box's middle, do not see it (see OFF_RING_ON). The number inside it, or None (no
     such ring, or nothing in it: a 0)."""
     h, w = ink.shape
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if len(rows) == 0 or min((rows[-1] - rows[0]) / h, (cols[-1] - cols[0]) / w) < OFF_RING_SPAN:
+        return None  # most plain digits: too narrow for a ring round a number
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
     kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
     kept[0] = False
@@ -227,18 +235,20 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
     if min(half_w, half_h) < 0.25 * min(h, w):
         return None
     dx, dy = (xs - (x0 + x1) / 2) / half_w, (ys - (y0 + y1) / 2) / half_h
-    ring = _fitted_ring(ink, kept & (np.abs(np.sqrt(dx * dx + dy * dy) - 1) < RING_FIT_BAND))
+    near_edge = kept & (np.abs(np.sqrt(dx * dx + dy * dy) - 1) < RING_FIT_BAND)
+    round_edge = ((np.arctan2(dy[near_edge], dx[near_edge]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    if (np.bincount(round_edge, minlength=24) >= 2).sum() < OFF_RING_FIRST_LOOK:
+        return None  # most plain digits: not worth fitting an ellipse to
+    ring = _fitted_ring(ink, near_edge)
     if ring is None:
         return None
     spread = ring[0]
     distance, direction = spread(xs.astype(np.float32), ys.astype(np.float32), direction=True)
     on, between = kept & (np.abs(distance - 1) < OFF_RING_ON), kept & (distance > OFF_RING_GAP[0]) & (distance < OFF_RING_GAP[1])
     seen = np.bincount(direction[on], minlength=24) >= 2
-    gy, gx = np.mgrid[ARC_EDGE:h - ARC_EDGE, ARC_EDGE:w - ARC_EDGE].astype(np.float32)
-    grid, grid_direction = spread(gx.ravel(), gy.ravel(), direction=True)
-    in_crop = np.bincount(grid_direction[np.abs(grid - 1) < OFF_RING_ON], minlength=24) >= 2
-    if (seen.sum() < OFF_RING_SEEN or (in_crop & ~seen).sum() > OFF_RING_MISSED
-            or (np.bincount(direction[between], minlength=24) == 0).sum() < OFF_RING_GAP_SECTORS):
+    if seen.sum() < OFF_RING_SEEN or (np.bincount(direction[between], minlength=24) == 0).sum() < OFF_RING_GAP_SECTORS:
+        return None
+    if (_in_crop(spread, h, w) & ~seen).sum() > OFF_RING_MISSED:
         return None
     ring_piece = piece == np.bincount(piece[on]).argmax()
     if (ring_piece & (distance < OFF_RING_GAP[0])).sum() > OFF_RING_INWARD * ring_piece.sum():
@@ -248,6 +258,14 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
         return None
     rows = np.flatnonzero(number.any(axis=1))
     return number if rows[-1] - rows[0] >= OFF_RING_INNER * (y1 - y0) else None
+
+
+def _in_crop(spread, h: int, w: int) -> np.ndarray:
+    """Which of the 24 directions round the ellipse `spread` (see _ellipse) it runs through
+    an h x w crop in, ARC_EDGE px or more in from its edges (looked at every other pixel)."""
+    gy, gx = np.mgrid[ARC_EDGE:h - ARC_EDGE:2, ARC_EDGE:w - ARC_EDGE:2].astype(np.float32)
+    distance, direction = spread(gx.ravel(), gy.ravel(), direction=True)
+    return np.bincount(direction[np.abs(distance - 1) < OFF_RING_ON], minlength=24) > 0
 
 
 @lru_cache(maxsize=32)
