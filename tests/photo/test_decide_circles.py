@@ -391,3 +391,28 @@ def test_a_circle_a_third_beyond_the_box_is_judged_on_what_shows():
     inside = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
     assert inside is not None
     assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((34, 25), None)) > 0)
+
+
+def test_most_plain_digits_are_turned_away_before_an_ellipse_is_fitted(monkeypatch):
+    """The off-centre check is asked about every written map cell no other check found a
+    ring in: a digit narrower than 0.6 of the box (a 1, a narrow 0), or one whose ink reaches
+    the edge of its own extent in few directions round it (a 7: a bar and a stroke), is
+    turned away by a first look, before the costly ellipse fitting; a ring is not."""
+    from rnwprint.photo import circles
+
+    def no_fitting(*_):
+        raise AssertionError("an ellipse was fitted")
+
+    one = np.zeros((45, 45), np.float32)
+    cv2.line(one, (22, 6), (22, 38), 1.0, 3)  # spans 0.7 of the box high, 0.07 across
+    seven = np.zeros((45, 45), np.float32)
+    cv2.line(seven, (6, 6), (38, 6), 1.0, 3)  # a wide 7: spans 0.75 of the box both ways
+    cv2.line(seven, (38, 6), (14, 40), 1.0, 3)
+    zero = np.zeros((45, 45), np.float32)
+    cv2.ellipse(zero, (22, 22), (12, 16), 0, 0, 360, 1.0, 2)  # round, but 0.58 of the box across
+    ring = off_centre_crop((28, 26), (14, 15))
+    monkeypatch.setattr(circles, "_fitted_ring", no_fitting)
+    for crop in (one, seven, zero):
+        assert circles._off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is None
+    with pytest.raises(AssertionError, match="fitted"):
+        circles._off_centre_circle(ring, ring, photo_read.INK_DARKNESS)
