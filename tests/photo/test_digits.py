@@ -436,6 +436,28 @@ def _write_circled(page: np.ndarray, cell: Cell, glyph: np.ndarray, radius: floa
     patch[ink > 0] = 40
 
 
+def _read_circled(other_writers, radius: float, seed: int, shift: float = 0.0) -> list:
+    """84 guarded 1-6 by UCI and font writers, written circled (_write_circled) into the
+    number boxes of Rolling America pages and read: (truth, read) of each."""
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    raw, _ = photo_read._printed(sheet, 8.0)
+    cells = [c for c in sheet.cells.values() if c.kind == "number"]
+    glyphs = [(im, int(t)) for kind in ("uci", "fonts") for im, t in zip(*other_writers[kind]) if 1 <= t <= 6][::3]
+    rng = np.random.default_rng(seed)
+    reads = []
+    for start in range(0, len(glyphs), len(cells)):
+        page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
+        written = list(zip(cells, glyphs[start:start + len(cells)]))
+        for cell, (glyph, _) in written:
+            _write_circled(page, cell, glyph, radius, rng, shift)
+        got = photo_read.read_cells(cv2.GaussianBlur(page, (0, 0), 0.8), sheet, 8.0, True, 8.0)
+        reads += [(Guarded(t), got[cell.id]) for cell, (_, t) in written]
+    assert len(reads) == 84
+    return reads
+
+
 @pytest.mark.parametrize("radius", [0.95, 0.7, 1.2])
 def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(other_writers, radius):
     """Guarded 1-6 by other writers, circled round the box's edge (as the photo generator
@@ -443,22 +465,7 @@ def test_a_circled_digit_by_an_unseen_writer_is_never_read_plain_without_a_flag(
     corners inside it): each cell reads guarded, or is flagged; never a plain number
     unflagged (that would change the audit). Circled round the edge or the box, nearly all
     read guarded unflagged; circled inside, all are flagged."""
-    from rnwprint.games import GAMES
-
-    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
-    raw, _ = photo_read._printed(sheet, 8.0)
-    cells = [c for c in sheet.cells.values() if c.kind == "number"]
-    glyphs = [(im, int(t)) for kind in ("uci", "fonts") for im, t in zip(*other_writers[kind]) if 1 <= t <= 6][::3]
-    rng = np.random.default_rng(17)
-    reads = []
-    for start in range(0, len(glyphs), len(cells)):
-        page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
-        written = list(zip(cells, glyphs[start:start + len(cells)]))
-        for cell, (glyph, _) in written:
-            _write_circled(page, cell, glyph, radius, rng)
-        got = photo_read.read_cells(cv2.GaussianBlur(page, (0, 0), 0.8), sheet, 8.0, True, 8.0)
-        reads += [(Guarded(t), got[cell.id]) for cell, (_, t) in written]
-    assert len(reads) == 84
+    reads = _read_circled(other_writers, radius, seed=17)
     assert [(t, r.value) for t, r in reads if not isinstance(r.value, Guarded) and not r.unsure] == []
     sure = [r for _, r in reads if not r.unsure]
     if radius > 0.9:
@@ -473,22 +480,7 @@ def test_a_number_circled_off_to_one_side_of_its_box_reads_guarded(other_writers
     others): never a plain number unflagged (4 of 84 before the off-centre check), and three
     in four read guarded, two in three the right number, each flagged ("a circle off the
     middle of the box")."""
-    from rnwprint.games import GAMES
-
-    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
-    raw, _ = photo_read._printed(sheet, 8.0)
-    cells = [c for c in sheet.cells.values() if c.kind == "number"]
-    glyphs = [(im, int(t)) for kind in ("uci", "fonts") for im, t in zip(*other_writers[kind]) if 1 <= t <= 6][::3]
-    rng = np.random.default_rng(23)
-    reads = []
-    for start in range(0, len(glyphs), len(cells)):
-        page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
-        written = list(zip(cells, glyphs[start:start + len(cells)]))
-        for cell, (glyph, _) in written:
-            _write_circled(page, cell, glyph, 0.85, rng, shift=0.12)
-        got = photo_read.read_cells(cv2.GaussianBlur(page, (0, 0), 0.8), sheet, 8.0, True, 8.0)
-        reads += [(Guarded(t), got[cell.id]) for cell, (_, t) in written]
-    assert len(reads) == 84
+    reads = _read_circled(other_writers, 0.85, seed=23, shift=0.12)
     assert [(t, r.value) for t, r in reads if not isinstance(r.value, Guarded) and not r.unsure] == []
     assert sum(isinstance(r.value, Guarded) for _, r in reads) >= 60  # 63 (21 flagged as a plain number)
     assert sum(r.value == t for t, r in reads) >= 54  # 57; 61 found off the middle, all flagged
