@@ -51,12 +51,12 @@ EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded n
 #: too, but its strokes run on inwards, and what the ellipse leaves inside is a scrap). Read
 #: guarded, flagged.
 OFF_RING_ON, OFF_RING_MISSED, OFF_RING_SEEN = 0.12, 4, 14
+OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
 #: first looks, before fitting: the ink spans OFF_RING_SPAN of the crop both ways, and lies
 #: near the edge of its extent in OFF_RING_FIRST_LOOK of 24 directions round its middle
 #: (every ring found on the tuning crops spanned 0.75 or more, and had 12 or more; a circle
 #: drawn smaller, round the number alone, spans 0.6 of the box or more)
 OFF_RING_SPAN, OFF_RING_FIRST_LOOK = 0.6, 12
-OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
 OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
 
 
@@ -143,7 +143,7 @@ def _ellipse(points: np.ndarray, h: int, w: int):
     def spread(x, y, direction=False):
         u, v = (x - cx) * cos + (y - cy) * sin, (y - cy) * cos - (x - cx) * sin
         d = np.sqrt((u / a) ** 2 + (v / b) ** 2)
-        return (d, ((np.arctan2(v / b, u / a) + np.pi) / (2 * np.pi) * 24).astype(int) % 24) if direction else d
+        return (d, _direction(v / b, u / a)) if direction else d
 
     return spread
 
@@ -222,7 +222,7 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if len(rows) == 0 or min((rows[-1] - rows[0]) / h, (cols[-1] - cols[0]) / w) < OFF_RING_SPAN:
         return None  # most plain digits: too narrow for a ring round a number
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
     kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
     kept[0] = False
     ys, xs = np.nonzero(ink)
@@ -236,8 +236,7 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
         return None
     dx, dy = (xs - (x0 + x1) / 2) / half_w, (ys - (y0 + y1) / 2) / half_h
     near_edge = kept & (np.abs(np.sqrt(dx * dx + dy * dy) - 1) < RING_FIT_BAND)
-    round_edge = ((np.arctan2(dy[near_edge], dx[near_edge]) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
-    if (np.bincount(round_edge, minlength=24) >= 2).sum() < OFF_RING_FIRST_LOOK:
+    if (np.bincount(_direction(dy[near_edge], dx[near_edge]), minlength=24) >= 2).sum() < OFF_RING_FIRST_LOOK:
         return None  # most plain digits: not worth fitting an ellipse to
     ring = _fitted_ring(ink, near_edge)
     if ring is None:
@@ -274,7 +273,12 @@ def _polar(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     and which of 24 directions it lies in."""
     ys, xs = np.mgrid[0:h, 0:w]
     dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
-    return np.sqrt(dx * dx + dy * dy), ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
+    return np.sqrt(dx * dx + dy * dy), _direction(dy, dx)
+
+
+def _direction(dy: np.ndarray, dx: np.ndarray) -> np.ndarray:
+    """Which of 24 directions round a middle each offset (dx, dy) points in."""
+    return ((np.arctan2(dy, dx) + np.pi) / (2 * np.pi) * 24).astype(int) % 24
 
 
 @lru_cache(maxsize=32)
