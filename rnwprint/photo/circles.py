@@ -261,10 +261,11 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
 
 def _in_crop(spread, h: int, w: int) -> np.ndarray:
     """Which of the 24 directions round the ellipse `spread` (see _ellipse) it runs through
-    an h x w crop in, ARC_EDGE px or more in from its edges (looked at every other pixel)."""
+    an h x w crop in, ARC_EDGE px or more in from its edges (looked at every other pixel,
+    2 of them at least: a direction the ellipse only grazes the crop in does not count)."""
     gy, gx = np.mgrid[ARC_EDGE:h - ARC_EDGE:2, ARC_EDGE:w - ARC_EDGE:2].astype(np.float32)
     distance, direction = spread(gx.ravel(), gy.ravel(), direction=True)
-    return np.bincount(direction[np.abs(distance - 1) < OFF_RING_ON], minlength=24) > 0
+    return np.bincount(direction[np.abs(distance - 1) < OFF_RING_ON], minlength=24) >= 2
 
 
 @lru_cache(maxsize=32)
