@@ -46,10 +46,11 @@ EMPTY_RING_WHY = "a circle round the box with almost nothing inside: a guarded n
 #: of the 24 directions round it where it runs inside the crop, and in OFF_RING_SEEN or more
 #: (a circle running out over the box's edge shows only in part); none at OFF_RING_GAP of its
 #: radius, between it and the number, in OFF_RING_GAP_SECTORS; the number inside is
-#: OFF_RING_INNER of the ink's height or more; and at most OFF_RING_INWARD of the ring's piece
-#: lies inside OFF_RING_GAP (a big 3, 5 or 6 reaches its own extent's edge nearly all round
-#: too, but its strokes run on inwards, and what the ellipse leaves inside is a scrap). Read
-#: guarded, flagged.
+#: OFF_RING_INNER of the ink's height or more (what the ellipse leaves inside a big 3, 5 or 6,
+#: which reaches its own extent's edge nearly all round too, is a scrap). Read guarded,
+#: flagged; where more than OFF_RING_INWARD of the ring's piece lies inside OFF_RING_GAP (the
+#: number runs into the ring, or the "ring" is a big digit's own stroke), read as written and
+#: flagged.
 OFF_RING_ON, OFF_RING_MISSED, OFF_RING_SEEN = 0.12, 4, 14
 OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.86), 6, 0.3, 0.15
 #: first looks, before fitting: the ink spans OFF_RING_SPAN of the crop both ways, and lies
@@ -58,6 +59,7 @@ OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.8
 #: drawn smaller, round the number alone, spans 0.6 of the box or more)
 OFF_RING_SPAN, OFF_RING_FIRST_LOOK = 0.6, 12
 OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
+OFF_TOUCHING_WHY = "a circle off the middle of the box, touching the number: is the number guarded?"
 
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
@@ -214,10 +216,12 @@ def _small_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray
     return None
 
 
-def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.ndarray | None:
+def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray | None, str] | None:
     """A guard circle drawn off the middle of the box, where the other checks, which look from
-    the box's middle, do not see it (see OFF_RING_ON). The number inside it, or None (no
-    such ring, or nothing in it: a 0)."""
+    the box's middle, do not see it (see OFF_RING_ON): the number inside it and why the cell
+    is flagged; no number where the ring's piece runs on inwards (the number touching it, or a
+    big digit's own stroke: the cell is read as written, flagged); None where there is no such
+    ring, or nothing in it (a 0)."""
     h, w = ink.shape
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if len(rows) == 0 or min((rows[-1] - rows[0]) / h, (cols[-1] - cols[0]) / w) < OFF_RING_SPAN:
@@ -249,14 +253,16 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> np.nd
         return None
     if (_in_crop(spread, h, w) & ~seen).sum() > OFF_RING_MISSED:
         return None
-    ring_piece = piece == np.bincount(piece[on]).argmax()
-    if (ring_piece & (distance < OFF_RING_GAP[0])).sum() > OFF_RING_INWARD * ring_piece.sum():
-        return None  # a digit's stroke running on inwards
     number = _number_inside(ink, dark, floor, (_within(*ring, h, w),))
     if number is None:
         return None
     rows = np.flatnonzero(number.any(axis=1))
-    return number if rows[-1] - rows[0] >= OFF_RING_INNER * (y1 - y0) else None
+    if rows[-1] - rows[0] < OFF_RING_INNER * (y1 - y0):
+        return None
+    ring_piece = piece == np.bincount(piece[on]).argmax()
+    if (ring_piece & (distance < OFF_RING_GAP[0])).sum() > OFF_RING_INWARD * ring_piece.sum():
+        return None, OFF_TOUCHING_WHY  # the number runs into the ring, or a big digit's own stroke
+    return number, OFF_CIRCLE_WHY
 
 
 def _in_crop(spread, h: int, w: int) -> np.ndarray:

@@ -15,7 +15,7 @@ import numpy as np
 from rnwprint.photo import digits, pairs
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
-    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
+    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
     _big_circle, _off_centre_circle, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
@@ -141,8 +141,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and not ringed and (inside := _big_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, BIG_CIRCLE_WHY
-                elif not circled and not ringed and (inside := _off_centre_circle(ink, dark, floor)) is not None:
-                    ink, circled, why = inside, True, OFF_CIRCLE_WHY
+                elif not circled and not ringed and (off_centre := _off_centre_circle(ink, dark, floor)):
+                    inside, why = off_centre
+                    ink, circled = (ink, False) if inside is None else (inside, True)
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))

@@ -317,9 +317,9 @@ def test_a_circle_off_the_middle_of_the_box_is_found_round_its_own_ink(centre, a
     crop = off_centre_crop(centre, axes)
     assert photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)[1:] == (False, False)
     assert photo_read._small_circle(crop, crop, photo_read.INK_DARKNESS) is None
-    inside = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
+    inside, why = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
     alone = off_centre_crop(centre, None)
-    assert inside is not None
+    assert why == photo_read.OFF_CIRCLE_WHY
     assert np.array_equal(inside > 0, photo_read._ink(alone) > 0)
 
 
@@ -341,9 +341,10 @@ def test_a_big_digit_reaching_its_own_edges_is_no_off_centre_circle(written):
 
 
 def test_the_off_centre_circle_needs_the_ring_nearly_all_round_apart_from_the_number():
-    """Left a third open, the ring is not enough to go on (the number is read as it is); nor
-    is a ring the number runs into (its piece reaches inwards, as a big digit's own stroke
-    does); a circle running out over the box's edge is enough where it shows."""
+    """Left a third open, the ring is not enough to go on (the number is read as it is); a
+    ring the number runs into is told from a big digit's own stroke by nothing but that, so
+    the cell is read as written and flagged; a circle running out over the box's edge is
+    enough where it shows."""
     from rnwprint.photo.circles import _off_centre_circle
 
     crop = np.zeros((45, 45), np.uint8)
@@ -353,10 +354,10 @@ def test_the_off_centre_circle_needs_the_ring_nearly_all_round_apart_from_the_nu
     assert _off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is None
     touching = off_centre_crop((28, 26), (14, 15))
     cv2.line(touching, (15, 27), (24, 27), 1.0, 2)  # the number's stroke run on into the ring's left side
-    assert _off_centre_circle(touching, touching, photo_read.INK_DARKNESS) is None
+    assert _off_centre_circle(touching, touching, photo_read.INK_DARKNESS) == (None, photo_read.OFF_TOUCHING_WHY)
     out_over = off_centre_crop((31, 25), (17, 17))  # out to x = 48: a sixth of the way round is beyond the crop
-    inside = _off_centre_circle(out_over, out_over, photo_read.INK_DARKNESS)
-    assert inside is not None
+    inside, why = _off_centre_circle(out_over, out_over, photo_read.INK_DARKNESS)
+    assert why == photo_read.OFF_CIRCLE_WHY
     assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((31, 25), None)) > 0)
 
 
@@ -374,7 +375,8 @@ def test_what_the_off_centre_ring_holds_must_be_a_number_apart_from_it():
         return crop.astype(np.float32) / 255
 
     def found(crop) -> bool:
-        return _off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is not None
+        found = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
+        return found is not None and found[0] is not None
 
     assert not found(ring_with(lambda c: cv2.rectangle(c, (24, 23), (31, 28), 255, -1)))  # 6 of 31 rows
     assert found(ring_with(lambda c: cv2.rectangle(c, (26, 20), (28, 32), 255, -1)))  # 13 of 31 rows
@@ -391,8 +393,8 @@ def test_a_circle_a_third_beyond_the_box_is_judged_on_what_shows():
     from rnwprint.photo.circles import _off_centre_circle
 
     crop = off_centre_crop((34, 25), (17, 17), thickness=3)
-    inside = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
-    assert inside is not None
+    inside, why = _off_centre_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert why == photo_read.OFF_CIRCLE_WHY
     assert np.array_equal(inside > 0, photo_read._ink(off_centre_crop((34, 25), None)) > 0)
 
 
