@@ -177,12 +177,20 @@ def _corner_arcs(ink: np.ndarray, corners_needed: int = ARC_CORNERS) -> np.ndarr
     h, w = ink.shape
     if _reached(ink > 0).sum() < corners_needed:
         return None  # most crops: too little ink out there to look at its pieces
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
-    left_out = stats[:, cv2.CC_STAT_AREA] < ARC_AREA * h * w  # specks
-    left_out[labels[(_rim(h, w)[0] < NEAR_MIDDLE ** 2) & (ink > 0)]] = True
-    left_out[0] = True  # the paper
-    arcs = ~left_out[labels]
+    labels, kept = _pieces(ink)
+    kept[labels[(_rim(h, w)[0] < NEAR_MIDDLE ** 2) & (ink > 0)]] = False
+    arcs = kept[labels]
     return arcs if _reached(arcs).sum() >= corners_needed else None
+
+
+def _pieces(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ink's pieces (8-connected): each pixel's label, and which labels are ink, not
+    specks (ARC_AREA of the crop or more; label 0, the paper, is not)."""
+    h, w = ink.shape
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
+    kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
+    kept[0] = False
+    return labels, kept
 
 
 def _reached(mask: np.ndarray) -> np.ndarray:
@@ -226,9 +234,7 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple
     rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
     if len(rows) == 0 or min((rows[-1] - rows[0]) / h, (cols[-1] - cols[0]) / w) < OFF_RING_SPAN:
         return None  # most plain digits: too narrow for a ring round a number
-    _, labels, stats, _ = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
-    kept = stats[:, cv2.CC_STAT_AREA] >= ARC_AREA * h * w
-    kept[0] = False
+    labels, kept = _pieces(ink)
     ys, xs = np.nonzero(ink)
     piece = labels[ys, xs]
     kept = kept[piece]
