@@ -104,16 +104,14 @@ def _inside_ring(ink: np.ndarray, near: float | None = None) -> np.ndarray | Non
     h, w = ink.shape
     ys, xs = np.nonzero(ink)
     r = _polar(h, w)[0][ys, xs]
-    ring = _fitted_ring(ink, r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND)
+    ring = _fitted_ring(ys, xs, r > RING_FIT_FROM if near is None else np.abs(r - near) < RING_BAND, h, w)
     return None if ring is None else _within(*ring, h, w)
 
 
-def _fitted_ring(ink: np.ndarray, chosen: np.ndarray):
-    """The ellipse through a ring's ink: fitted to the `chosen` of the ink's pixels (in
-    np.nonzero's order), then again to the ink within RING_FIT_BAND of it. (spread: see
-    _ellipse, each ink pixel's distance, which are within the band), or None."""
-    h, w = ink.shape
-    ys, xs = np.nonzero(ink)
+def _fitted_ring(ys: np.ndarray, xs: np.ndarray, chosen: np.ndarray, h: int, w: int):
+    """The ellipse through a ring's ink (the ink pixels ys, xs of an h x w crop): fitted to the
+    `chosen` of them, then again to the ink within RING_FIT_BAND of it. (spread: see _ellipse,
+    each ink pixel's distance, which are within the band), or None."""
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     for _ in range(2):
         spread = _ellipse(points[chosen], h, w) if chosen.sum() >= 20 else None
@@ -248,7 +246,7 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple
     near_edge = kept & (np.abs(np.sqrt(dx * dx + dy * dy) - 1) < RING_FIT_BAND)
     if (np.bincount(_direction(dy[near_edge], dx[near_edge]), minlength=24) >= 2).sum() < OFF_RING_FIRST_LOOK:
         return None  # most plain digits: not worth fitting an ellipse to
-    ring = _fitted_ring(ink, near_edge)
+    ring = _fitted_ring(ys, xs, near_edge, h, w)
     if ring is None:
         return None
     spread = ring[0]
