@@ -297,11 +297,13 @@ def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np
     inner = int(round((OUTLINE_OUT_MM + border_mm) * px_per_mm))
     strip = np.ones((h, w), bool)
     strip[inner:h - inner, inner:w - inner] = False
-    pen = (strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)).astype(np.uint8)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(pen, connectivity=8)
-    kept = stats[:, cv2.CC_STAT_AREA] >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
+    pen = strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)
+    # a pixel's gap joins a piece: the circle is cut where it crosses the outline (taken away
+    # with the print where the pen is no darker)
+    count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
+    kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
     kept[0] = False
-    seen = np.bincount(_polar(h, w)[1][kept[labels]], minlength=24) >= 2
+    seen = np.bincount(_polar(h, w)[1][kept[labels] & pen], minlength=24) >= 2
     if seen.sum() < OUTLINE_SECTORS:
         return None
     return _number_inside(ink, dark, floor, (~_edge_band(*ink.shape, OUTLINE_EDGE_PX),))
