@@ -144,7 +144,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not circled and not ringed and (off_centre := _off_centre_circle(ink, dark, floor)):
                     inside, why = off_centre
                     ink, circled = (ink, False) if inside is None else (inside, True)
-                elif not circled and not ringed and _reaches_edges(ink) and (inside := _outline_circle(
+                elif not circled and not ringed and not coarse and _reaches_edges(ink) and (inside := _outline_circle(
                         ink, dark, floor, _darkness(page, raw, printed, _grown(cell, OUTLINE_OUT_MM + BORDER_MM), px_per_mm, shift),
                         px_per_mm, BORDER_MM)) is not None:
                     ink, circled, why = inside, True, OUTLINE_WHY

@@ -421,3 +421,68 @@ def test_most_plain_digits_are_turned_away_before_an_ellipse_is_fitted(monkeypat
         assert circles._off_centre_circle(crop, crop, photo_read.INK_DARKNESS) is None
     with pytest.raises(AssertionError, match="fitted"):
         circles._off_centre_circle(ring, ring, photo_read.INK_DARKNESS)
+
+
+def outline_window(radius: int = 0, sweep: int = 360, written: str | None = "3", leftovers: bool = False) -> np.ndarray:
+    """The darkness round a 7 mm map box at 8 px/mm, grown by circles.OUTLINE_OUT_MM (5 px)
+    each way (66 px; the box's outline at 5 px in, taken away with the print), `written` in
+    the middle, a circle of `radius` px drawn round the box's middle `sweep` degrees of the
+    way, and (`leftovers`) the print's dashes left along the outline's inner edge by a
+    misregistered photo."""
+    dark = np.zeros((66, 66), np.uint8)
+    if radius:
+        cv2.ellipse(dark, (33, 33), (radius, radius), 0, 100, 100 + sweep, 150, 3)
+    if written:
+        cv2.putText(dark, written, (24, 44), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 150, 2)
+    cv2.rectangle(dark, (5, 5), (60, 60), 0, 1)
+    if leftovers:
+        for k in range(7, 58, 6):
+            dark[k:k + 3, 7:9] = dark[k:k + 3, 57:59] = dark[7:9, k:k + 3] = dark[57:59, k:k + 3] = 120
+    return dark.astype(np.float32) / 255
+
+
+def outline_read(window: np.ndarray):
+    """What the outline check makes of `window` (outline_window): whether its first look
+    passes the cell, and the number it keeps (None: no circle)."""
+    from rnwprint.photo import circles
+
+    cell = window[10:56, 10:56].copy()  # the cell: 0.7 mm in from the box's edges
+    ink = photo_read._ink(cell)
+    found = circles._outline_circle(ink, cell, photo_read.INK_DARKNESS, window, 8.0, photo_read.BORDER_MM)
+    return circles._reaches_edges(ink), found
+
+
+@pytest.mark.parametrize("radius", [27, 28, 29, 30, 31])
+def test_a_circle_drawn_along_the_box_outline_is_found_and_the_number_kept_whole(radius):
+    """A guard circle as wide as the box, give or take 0.4 mm, runs along its printed outline,
+    left out of the cell with the strip along it: the cell shows only bits of it near its
+    edges (the first look), the ink along the outline goes nearly all round (cut where it
+    crosses the outline, taken away with the print); the number inside is kept exactly."""
+    reaches, number = outline_read(outline_window(radius))
+    alone = photo_read._ink(outline_window()[10:56, 10:56].copy())
+    assert reaches and number is not None
+    assert np.array_equal(number > 0, alone > 0)
+
+
+@pytest.mark.parametrize("window", [outline_window(leftovers=True), outline_window(written="0"),
+                                    outline_window(written=None, leftovers=True)])
+def test_print_leftovers_or_a_plain_number_are_no_circle_along_the_outline(window):
+    """The print's dashes left along the outline by a misregistered photo (pieces under
+    OUTLINE_PIECE_MM2), a plain 3 or 0: no circle, and no number taken out of the cell."""
+    assert outline_read(window)[1] is None
+
+
+@pytest.mark.parametrize("sweep, found", [(195, False), (210, False), (225, True), (300, True)])
+def test_the_circle_along_the_outline_goes_round_16_of_24_directions(sweep, found):
+    """An arc along the outline 210 degrees round (15 of 24 directions: a neighbour's circle,
+    a stroke) is no guard circle; 225 degrees round (16) is, left open as a hurried hand
+    leaves it."""
+    assert (outline_read(outline_window(29, sweep=sweep))[1] is not None) == found
+
+
+def test_a_plain_number_is_turned_away_by_the_first_look():
+    """The outline's darkness is only worked out for a cell whose ink comes near its edges
+    nearly all round: a number in the middle of its box does not."""
+    assert not outline_read(outline_window())[0]
+    assert not outline_read(outline_window(written="0"))[0]
+    assert outline_read(outline_window(29))[0]
