@@ -15,7 +15,7 @@ import numpy as np
 from rnwprint.photo import digits, pairs
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
-    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
+    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
     _big_circle, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
@@ -144,7 +144,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not circled and not ringed and (off_centre := _off_centre_circle(ink, dark, floor)):
                     inside, why = off_centre
                     ink, circled = (ink, False) if inside is None else (inside, True)
-                elif not circled and not ringed and not coarse and _reaches_edges(ink) and (inside := _outline_circle(
+                elif not circled and not ringed and photo_px_per_mm >= OUTLINE_SHARP and _reaches_edges(ink) and (inside := _outline_circle(
                         ink, dark, floor, _darkness(page, raw, printed, _grown(cell, OUTLINE_OUT_MM + BORDER_MM), px_per_mm, shift),
                         px_per_mm, BORDER_MM)) is not None:
                     ink, circled, why = inside, True, OUTLINE_WHY

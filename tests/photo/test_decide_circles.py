@@ -486,3 +486,33 @@ def test_a_plain_number_is_turned_away_by_the_first_look():
     assert not outline_read(outline_window())[0]
     assert not outline_read(outline_window(written="0"))[0]
     assert outline_read(outline_window(29))[0]
+
+
+def test_a_circle_along_the_outline_is_not_lost_in_a_photo(tmp_path, monkeypatch):
+    """An 8 MP photo of a Rolling America sheet, four numbers in ten circled about as wide as
+    the box (synth_ink.BIG_CIRCLE, the photo generator's circles bigger than the box): no
+    circled number is read plain without a flag, and the one whose circle runs along the
+    outline, out of the other checks' sight (VA's 4), is read guarded, flagged for it. With
+    the outline check left out, that 4 is read plain, unflagged: a guard lost silently."""
+    from support import synth, synth_ink
+
+    from rnwprint.games import GAMES
+    from rnwprint.photo.pipeline import read_photo
+
+    monkeypatch.setattr(synth_ink, "CIRCLE_SIZE", synth_ink.BIG_CIRCLE)
+    game = GAMES["rolling-america"]
+    sheet = game.build(game.default_variant, "en", "a4")
+    marks = synth.random_marks(sheet, 6, circled=0.4)
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(synth.make_photo(sheet, marks, seed=6, megapixels=8.0))
+
+    def lost(reads):
+        return [cid for cid, read in reads.items() if isinstance(marks.get(cid), Guarded)
+                and not isinstance(read.value, Guarded) and not read.unsure]
+
+    reads = read_photo(photo).reads
+    assert lost(reads) == []
+    assert reads["VA"].value == marks["VA"] == Guarded(4) and reads["VA"].unsure
+    assert reads["VA"].why == photo_read.OUTLINE_WHY
+    monkeypatch.setattr(photo_read, "_outline_circle", lambda *_: None)
+    assert lost(read_photo(photo).reads) == ["VA"]
