@@ -66,14 +66,15 @@ OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
 #: far round). Then pen ink along the outline, from the cell's edge to OUTLINE_OUT_MM beyond
 #: the box, in pieces of OUTLINE_PIECE_MM2 or more (the print's leftovers along the outline
 #: are thinner), in OUTLINE_SECTORS or more of 24 directions round the box's middle: the number
-#: inside (what the cell holds away from its edges) is read guarded, flagged. On tuning photos
-#: of circles 0.88-1.08 of the box wide (seeds 7000-7023), it fired on 439 of 482 circled
-#: cells, 4 of the 6 whose circle was lost without a flag, and on none of 1,188 plain ones.
+#: inside (what the cell holds away from its edges) is read guarded, flagged. On crops of
+#: tuning photos with circles 0.88-1.08 of the box wide (seeds 7000-7023, 2-12 MP, MNIST and
+#: UCI writers) it fired on 446 of 482 circled cells (most of them found by the checks before
+#: it too), on 5 of the 6 whose circle those lost, and on none of 1,188 plain ones.
 OUTLINE_EDGE_PX, OUTLINE_FIRST_LOOK, OUTLINE_OUT_MM, OUTLINE_PIECE_MM2, OUTLINE_SECTORS = 3, 7, 0.6, 0.5, 16
-#: ... only in a photo seeing the page at this many px/mm or more (an A4 page in a 2 MP photo:
-#: 2.5-3.9; in 1 MP, 1.6-2.3, the outline blurs into a grey frame round every box, which the
-#: check took for a circle 29 times on the tuning photos of two writer sets, seeds 5000-5199,
-#: none of them circled; at 2 MP and more, never)
+#: the outline circle is only looked for in a photo seeing the page at this many px/mm or more
+#: (an A4 page in a 2 MP photo: 2.5-3.9; in 1 MP, 1.6-2.3, the outline blurs into a grey frame
+#: round every box, which the check took for a circle 29 times on the tuning photos of two
+#: writer sets, seeds 5000-5199, none of them circled; in their photos of 2 MP and more, never)
 OUTLINE_SHARP = 2.4
 OUTLINE_WHY = "ink along the box's outline: a circle round the box, guarding the number?"
 OFF_TOUCHING_WHY = "a circle off the middle of the box, touching the number: is the number guarded?"
