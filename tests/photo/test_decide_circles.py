@@ -516,3 +516,23 @@ def test_a_circle_along_the_outline_is_not_lost_in_a_photo(tmp_path, monkeypatch
     assert reads["VA"].why == photo_read.OUTLINE_WHY
     monkeypatch.setattr(photo_read, "_outline_circle", lambda *_: None)
     assert lost(read_photo(photo).reads) == ["VA"]
+
+
+@pytest.mark.parametrize("photo_px_per_mm, asked", [(8.0, True), (2.5, True), (2.3, False)])
+def test_the_outline_is_looked_at_only_in_a_photo_that_sees_it_sharp(monkeypatch, photo_px_per_mm, asked):
+    """A written number whose ink passes the first look (made to, here), on a page at 8 px/mm:
+    the outline check is asked about it in a photo that saw the page at 2.4 px/mm or more
+    (2 MP of an A4 page and more), and not in a coarser one (about 1 MP), whose blurred
+    outline frames every box."""
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    raw, _ = photo_read._printed(sheet, 8.0)
+    page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
+    x0, y0, x1, y1 = (int(round(v * 8)) for v in sheet.cells["TX"].bounds)
+    cv2.putText(page, "4", ((x0 + x1) // 2 - 8, (y0 + y1) // 2 + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 40, 2)
+    asked_about = []
+    monkeypatch.setattr(photo_read, "_reaches_edges", lambda ink: True)
+    monkeypatch.setattr(photo_read, "_outline_circle", lambda ink, *_: asked_about.append(ink.shape))
+    photo_read.separate(page, sheet, 8.0, True, photo_px_per_mm)
+    assert len(asked_about) == (1 if asked else 0)
