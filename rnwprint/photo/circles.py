@@ -59,6 +59,7 @@ OFF_RING_GAP, OFF_RING_GAP_SECTORS, OFF_RING_INNER, OFF_RING_INWARD = (0.68, 0.8
 #: drawn smaller, round the number alone, spans 0.6 of the box or more)
 OFF_RING_SPAN, OFF_RING_FIRST_LOOK = 0.6, 12
 OFF_CIRCLE_WHY = "a circle off the middle of the box: is the number guarded?"
+OFF_TOUCHING_WHY = "a circle off the middle of the box, touching the number: is the number guarded?"
 #: a guard circle drawn along the box's printed outline (a little bigger than the box): the
 #: outline and the strip along it are left out of every cell, so the circle shows in the cell
 #: only near its edges. First look: the cell's ink within OUTLINE_EDGE_PX px of its edges in
@@ -77,7 +78,6 @@ OUTLINE_EDGE_PX, OUTLINE_FIRST_LOOK, OUTLINE_OUT_MM, OUTLINE_PIECE_MM2, OUTLINE_
 #: writer sets, seeds 5000-5199, none of them circled; in their photos of 2 MP and more, never)
 OUTLINE_SHARP = 2.4
 OUTLINE_WHY = "ink along the box's outline: a circle round the box, guarding the number?"
-OFF_TOUCHING_WHY = "a circle off the middle of the box, touching the number: is the number guarded?"
 
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
@@ -300,9 +300,7 @@ def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np
     None. `outline`: the darkness of the box grown by OUTLINE_OUT_MM each way (the print taken
     away), whose middle, `border_mm` in from the box's edges, is the cell."""
     h, w = outline.shape
-    inner = int(round((OUTLINE_OUT_MM + border_mm) * px_per_mm))
-    strip = np.ones((h, w), bool)
-    strip[inner:h - inner, inner:w - inner] = False
+    strip = _edge_band(h, w, int(round((OUTLINE_OUT_MM + border_mm) * px_per_mm)))
     pen = strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)
     # a pixel's gap joins a piece: the circle is cut where it crosses the outline (taken away
     # with the print where the pen is no darker)
