@@ -306,7 +306,6 @@ def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np
     # with the print where the pen is no darker)
     count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
     kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
-    kept[0] = False
     seen = np.bincount(_polar(h, w)[1][kept[labels] & pen], minlength=24) >= 2
     if seen.sum() < OUTLINE_SECTORS:
         return None

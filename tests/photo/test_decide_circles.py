@@ -536,3 +536,30 @@ def test_the_outline_is_looked_at_only_in_a_photo_that_sees_it_sharp(monkeypatch
     monkeypatch.setattr(photo_read, "_outline_circle", lambda ink, *_: asked_about.append(ink.shape))
     photo_read.separate(page, sheet, 8.0, True, photo_px_per_mm)
     assert len(asked_about) == (1 if asked else 0)
+
+
+@pytest.mark.parametrize("directions", [6, 7])
+def test_the_first_look_asks_for_ink_near_the_edges_in_7_of_24_directions(directions):
+    """Dots of ink in the cell's outer 3 px, each in its own one of 24 directions round the
+    middle: 7 directions pass the first look, 6 do not."""
+    from rnwprint.photo import circles
+
+    crop = np.zeros((46, 46), np.float32)
+    for k in range(directions):
+        angle = (k * 3 + 0.5) * 2 * np.pi / 24 - np.pi  # every third direction, its middle
+        reach = 21.5 / max(abs(np.cos(angle)), abs(np.sin(angle)))  # out to the crop's edge
+        x, y = 22.5 + reach * np.cos(angle), 22.5 + reach * np.sin(angle)
+        x, y = int(np.clip(x, 0, 44)), int(np.clip(y, 0, 44))
+        crop[y:y + 2, x:x + 2] = 1.0
+    assert circles._reaches_edges(crop) == (directions >= 7)
+
+
+def test_the_grain_of_a_dim_photo_along_the_outline_is_no_circle():
+    """A dim photo's grain all round the box (specks up to 0.3 dark, half as dark as the pen)
+    and a plain 3: ink along the outline is only what stands out of the grain (_grain), so no
+    circle."""
+    rng = np.random.default_rng(3)
+    window = outline_window()
+    grain = cv2.resize(rng.uniform(0.0, 0.3, (33, 33)).astype(np.float32), (66, 66), interpolation=cv2.INTER_NEAREST)
+    window = np.maximum(window, grain)
+    assert outline_read(window)[1] is None
