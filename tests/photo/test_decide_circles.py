@@ -518,7 +518,7 @@ def test_a_circle_along_the_outline_is_not_lost_in_a_photo(tmp_path, monkeypatch
     assert lost(read_photo(photo).reads) == ["VA"]
 
 
-@pytest.mark.parametrize("photo_px_per_mm, asked", [(8.0, True), (2.5, True), (2.3, False)])
+@pytest.mark.parametrize("photo_px_per_mm, asked", [(8.0, True), (2.4, True), (2.35, False)])
 def test_the_outline_is_looked_at_only_in_a_photo_that_sees_it_sharp(monkeypatch, photo_px_per_mm, asked):
     """A written number whose ink passes the first look (made to, here), on a page at 8 px/mm:
     the outline check is asked about it in a photo that saw the page at 2.4 px/mm or more
