@@ -77,6 +77,11 @@ OUTLINE_EDGE_PX, OUTLINE_FIRST_LOOK, OUTLINE_OUT_MM, OUTLINE_PIECE_MM2, OUTLINE_
 #: round every box, which the check took for a circle 29 times on the tuning photos of two
 #: writer sets, seeds 5000-5199, none of them circled; in their photos of 2 MP and more, never)
 OUTLINE_SHARP = 2.4
+#: ... nor in a cell with this many specks (pieces under ARC_AREA) or more: a grainy photo's,
+#: whose grain along the outline comes together into pieces too (a photo with 18 grey levels
+#: of noise: 7-9 specks in each cell where the check took grain for a circle; in the tuning
+#: photos' circled cells, 5 at most, plain ones 3)
+OUTLINE_SPECKS = 6
 OUTLINE_WHY = "ink along the box's outline: a circle round the box, guarding the number?"
 
 
@@ -288,10 +293,13 @@ def _off_centre_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple
 
 
 def _reaches_edges(ink: np.ndarray) -> bool:
-    """The first look of _outline_circle: ink near the cell's edges nearly all round."""
+    """The first look of _outline_circle: ink near the cell's edges nearly all round, and
+    fewer than OUTLINE_SPECKS specks in the cell."""
     sector = _polar(*ink.shape)[1]
     near = _edge_band(*ink.shape, OUTLINE_EDGE_PX) & (ink > 0)
-    return (np.bincount(sector[near], minlength=24) > 0).sum() >= OUTLINE_FIRST_LOOK
+    if (np.bincount(sector[near], minlength=24) > 0).sum() < OUTLINE_FIRST_LOOK:
+        return False
+    return (~_pieces(ink)[1][1:]).sum() < OUTLINE_SPECKS
 
 
 def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np.ndarray, px_per_mm: float,

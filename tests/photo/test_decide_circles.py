@@ -551,7 +551,21 @@ def test_the_first_look_asks_for_ink_near_the_edges_in_7_of_24_directions(direct
         x, y = 22.5 + reach * np.cos(angle), 22.5 + reach * np.sin(angle)
         x, y = int(np.clip(x, 0, 44)), int(np.clip(y, 0, 44))
         crop[y:y + 2, x:x + 2] = 1.0
+        cv2.line(crop, (22, 22), (x, y), 1.0, 1)  # joined to the middle: one piece, no specks
     assert circles._reaches_edges(crop) == (directions >= 7)
+
+
+@pytest.mark.parametrize("specks", [5, 6])
+def test_a_cell_with_a_grainy_photos_specks_is_not_looked_at_along_the_outline(specks):
+    """A cell whose ink reaches its edges all round (a circle's bits) and holds 6 specks
+    (pieces under 0.7 % of the cell: a grainy photo's) is not looked at along the outline,
+    whose grain comes together into pieces too; with 5 it is."""
+    from rnwprint.photo import circles
+
+    crop = outline_window(29)[10:56, 10:56].copy()
+    for k in range(specks):
+        crop[10 + 3 * k:12 + 3 * k, 35:37] = 0.6  # 4 px each, beside the 3
+    assert circles._reaches_edges(photo_read._ink(crop)) == (specks < 6)
 
 
 def test_the_grain_of_a_dim_photo_along_the_outline_is_no_circle():
