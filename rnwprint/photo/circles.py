@@ -77,7 +77,7 @@ OUTLINE_EDGE_PX, OUTLINE_FIRST_LOOK, OUTLINE_OUT_MM, OUTLINE_PIECE_MM2, OUTLINE_
 #: round every box, which the check took for a circle 29 times on the tuning photos of two
 #: writer sets, seeds 5000-5199, none of them circled; in their photos of 2 MP and more, never)
 OUTLINE_SHARP = 2.4
-#: ... nor in a cell with this many specks (pieces under ARC_AREA) or more: a grainy photo's,
+#: nor in a cell holding this many specks (pieces under ARC_AREA) or more: a grainy photo's,
 #: whose grain along the outline comes together into pieces too (a photo with 18 grey levels
 #: of noise: 7-9 specks in each cell where the check took grain for a circle; in the tuning
 #: photos' circled cells, 5 at most, plain ones 3)
