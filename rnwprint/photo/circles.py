@@ -73,7 +73,7 @@ OFF_TOUCHING_WHY = "a circle off the middle of the box, touching the number: is 
 #: it too), on 5 of the 6 whose circle those lost, and on none of 1,188 plain ones.
 OUTLINE_EDGE_PX, OUTLINE_FIRST_LOOK, OUTLINE_OUT_MM, OUTLINE_PIECE_MM2, OUTLINE_SECTORS = 3, 7, 0.6, 0.5, 16
 #: the outline circle is only looked for in a photo seeing the page at this many px/mm or more
-#: (an A4 page in a 2 MP photo: 2.5-3.9; in 1 MP, 1.6-2.3, the outline blurs into a grey frame
+#: (an A4 page in a 2 MP photo: 2.3-3.9; in 1 MP, 1.6-2.3, the outline blurs into a grey frame
 #: round every box, which the check took for a circle 29 times on the tuning photos of two
 #: writer sets, seeds 5000-5199, none of them circled; in their photos of 2 MP and more, never)
 OUTLINE_SHARP = 2.4
