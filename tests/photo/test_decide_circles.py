@@ -522,7 +522,7 @@ def test_a_circle_along_the_outline_is_not_lost_in_a_photo(tmp_path, monkeypatch
 def test_the_outline_is_looked_at_only_in_a_photo_that_sees_it_sharp(monkeypatch, photo_px_per_mm, asked):
     """A written number whose ink passes the first look (made to, here), on a page at 8 px/mm:
     the outline check is asked about it in a photo that saw the page at 2.4 px/mm or more
-    (2 MP of an A4 page and more), and not in a coarser one (about 1 MP), whose blurred
+    (most 2 MP photos of an A4 page, and finer), not in a coarser one (1 MP), whose blurred
     outline frames every box."""
     from rnwprint.games import GAMES
 
