@@ -8,7 +8,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from rnwprint.photo.ink import INK_DARKNESS, _grain, _ink
+from rnwprint.photo.ink import BORDER_MM, INK_DARKNESS, _grain, _ink
 from rnwprint.photo.split import _blobs
 
 #: a guard circle is ink this far out (squared, as a share of the half box) in most of 24
@@ -302,13 +302,13 @@ def _reaches_edges(ink: np.ndarray) -> bool:
     return (~_pieces(ink)[1][1:]).sum() < OUTLINE_SPECKS
 
 
-def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np.ndarray, px_per_mm: float,
-                    border_mm: float) -> np.ndarray | None:
+def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np.ndarray,
+                    px_per_mm: float) -> np.ndarray | None:
     """A guard circle drawn along the box's outline (see OUTLINE_SECTORS): the number inside, or
     None. `outline`: the darkness of the box grown by OUTLINE_OUT_MM each way (the print taken
-    away), whose middle, `border_mm` in from the box's edges, is the cell."""
+    away), whose middle, BORDER_MM in from the box's edges, is the cell."""
     h, w = outline.shape
-    strip = _edge_band(h, w, int(round((OUTLINE_OUT_MM + border_mm) * px_per_mm)))
+    strip = _edge_band(h, w, int(round((OUTLINE_OUT_MM + BORDER_MM) * px_per_mm)))
     pen = strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)
     # a pixel's gap joins a piece: the circle is cut where it crosses the outline (taken away
     # with the print where the pen is no darker)
@@ -361,9 +361,7 @@ def _corner(h: int, w: int) -> np.ndarray:
 @lru_cache(maxsize=32)
 def _far(h: int, w: int) -> np.ndarray:
     """Where corner arcs are looked for: beyond CIRCLE_RIM, ARC_EDGE px or more from the edges."""
-    far = _rim(h, w)[0] > CIRCLE_RIM
-    far[:ARC_EDGE], far[h - ARC_EDGE:], far[:, :ARC_EDGE], far[:, w - ARC_EDGE:] = False, False, False, False
-    return far
+    return (_rim(h, w)[0] > CIRCLE_RIM) & ~_edge_band(h, w, ARC_EDGE)
 
 
 @lru_cache(maxsize=32)

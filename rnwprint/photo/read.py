@@ -146,7 +146,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     ink, circled = (ink, False) if inside is None else (inside, True)
                 elif not circled and not ringed and not light and photo_px_per_mm >= OUTLINE_SHARP and _reaches_edges(ink):
                     around = _darkness(page, raw, printed, _grown(cell, OUTLINE_OUT_MM + BORDER_MM), px_per_mm, shift)
-                    if (inside := _outline_circle(ink, dark, floor, around, px_per_mm, BORDER_MM)) is not None:
+                    if (inside := _outline_circle(ink, dark, floor, around, px_per_mm)) is not None:
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY

@@ -448,7 +448,7 @@ def outline_read(window: np.ndarray):
 
     cell = window[10:56, 10:56].copy()  # the cell: 0.7 mm in from the box's edges
     ink = photo_read._ink(cell)
-    found = circles._outline_circle(ink, cell, photo_read.INK_DARKNESS, window, 8.0, photo_read.BORDER_MM)
+    found = circles._outline_circle(ink, cell, photo_read.INK_DARKNESS, window, 8.0)
     return circles._reaches_edges(ink), found
 
 
