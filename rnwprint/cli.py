@@ -103,7 +103,7 @@ def games() -> None:
 @click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
               help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
-              help="Output file (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
+              help="Output file, - for standard output (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
 @click.option("--seed", type=SEED, default=None,
               help="catan: shuffle the island's terrains by this seed (the map variant map-SEED).")
 def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies: int,
@@ -173,7 +173,7 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
     from rnwprint.render.annotate import annotated_sheet
     from rnwprint.app.audit import audit_file
     from rnwprint.games import get_game
-    from rnwprint.output import check_target, write_atomic
+    from rnwprint.output import check_target, is_stdout, write_atomic
     from rnwprint.render import render
 
     if len(files) > 1:
@@ -182,6 +182,9 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
             raise click.UsageError(f"--annotate draws one sheet's violations, and {files[0].path} holds "
                                    f"{len(files)} pages: give a PDF of one page with it")
         raise click.UsageError("--annotate draws one sheet's violations: give one file with it")
+    if is_stdout(target):
+        raise click.UsageError("--annotate - would write the picture to standard output, where the report "
+                               "is printed: give --annotate a file")
     fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
     inputs = (*files, log) if log else files  # the game log is an input too: never written over
     check_target(target, inputs)
@@ -195,9 +198,10 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")
 @click.argument("photos", nargs=-1, required=True, type=INPUT)
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
-              help="Write the typed-in sheet file read (TOML) here; one photo only.")
+              help="Write the typed-in sheet file read (TOML) here, - for standard output; one photo only.")
 @click.option("--annotate", type=OUTPUT, default=None,
-              help="Write the rectified photo with what was read drawn over it (PNG); one photo only.")
+              help="Write the rectified photo with what was read drawn over it (PNG), - for standard output "
+                   "(with -o FILE); one photo only.")
 @click.option("--into", "folder", type=INPUT, default=None,
               help="Write each photo's typed-in file and annotated picture into this folder "
                    "(NAME.toml, NAME.png), for any number of photos.")
@@ -216,7 +220,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     rnwprint read scans.pdf --into checked/
     """
     from rnwprint.app.inputs import files_to_read
-    from rnwprint.output import check_target, same_file, write_all_atomic
+    from rnwprint.output import check_target, is_stdout, same_file, write_all_atomic
 
     photos = files_to_read(photos)  # a folder's photos, a pattern's, a PDF's pages
     if folder and (target or annotate):
@@ -226,6 +230,12 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                                "(--into FOLDER writes many)")
     if target and annotate and same_file(target, annotate):
         raise click.UsageError("-o and --annotate name the same file: give each its own")
+    if is_stdout(annotate) and (not target or as_json):
+        raise click.UsageError("--annotate - writes the picture to standard output, where the "
+                               f"{'JSON lines go' if as_json else 'typed-in file goes'} too: give -o a file, or --annotate a file")
+    if is_stdout(target) and as_json:
+        raise click.UsageError("-o - writes the typed-in file to standard output, where --json's lines go too: "
+                               "give -o a file, or drop one of them")
     if target:
         _format_of(target, None, ("toml",), "toml")
     if annotate:

@@ -23,7 +23,8 @@ SEED = click.IntRange(0, 999_999_999)  # a seed is part of a file name: keep it 
 
 class OutputPath(click.ParamType):
     """A file to write: a path, never empty (an empty string would mean the current folder)
-    nor ending in a slash (pathlib would drop it and write a file named as the folder)."""
+    nor ending in a slash (pathlib would drop it and write a file named as the folder); "-"
+    is standard output, and ./- a file named "-" (pathlib would spell both "-")."""
 
     name = "path"
 
@@ -34,7 +35,8 @@ class OutputPath(click.ParamType):
             self.fail("empty output path: name a file", param, ctx)
         if value.endswith(("/", os.sep)):
             self.fail(f"{value}: ends with a slash, so names a folder: name a file inside it", param, ctx)
-        return pathlib.Path(value)
+        path = pathlib.Path(value)
+        return path.absolute() if str(path) == "-" and value != "-" else path
 
 
 OUTPUT = OutputPath()
@@ -138,11 +140,14 @@ def _either(words: list[str]) -> str:
 
 
 def _write_sheets(sheets, fmt: str, target: pathlib.Path, labels: list[str] | None = None, inputs=()) -> None:
-    """Render and write (rnwprint.app.sheets.written), printing each file's name as it is written."""
+    """Render and write (rnwprint.app.sheets.written), printing each file's name as it is written
+    (not when the file itself goes to standard output)."""
     from rnwprint.app import sheets as printing
     from rnwprint.app import unwrap
+    from rnwprint.output import is_stdout
 
-    unwrap(printing.written(sheets, fmt, target, labels, inputs, done=lambda path: click.echo(str(path))))
+    unwrap(printing.written(sheets, fmt, target, labels, inputs,
+                            done=lambda path: None if is_stdout(path) else click.echo(str(path))))
 
 
 def _read_stdin() -> str:

@@ -5,7 +5,8 @@ then a rename, so a failed or interrupted write never leaves half a file; severa
 (a photo's typed-in file and picture) are renamed only once all are written. What is not a
 regular file is never replaced: a symlink is followed to its target, a character device or
 a FIFO (/dev/null, a pipe) is written straight to, anything else is refused. A command
-never writes over one of its own input files."""
+never writes over one of its own input files. The name "-" is standard output (./- names a
+file called "-"), written last, once every file is in place."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import os
 import pathlib
 import signal
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -25,6 +27,12 @@ DEFAULT_DIR = pathlib.Path("output")
 _PSEUDO = ("/proc", "/sys")  # the kernel's views: nothing can be created there
 FIFO_WAIT = 10.0  # seconds
 _temps: set[str] = set()  # temporary files being written, removed if a signal stops us
+STDOUT = "-"
+
+
+def is_stdout(path) -> bool:
+    """Whether an output path given is "-", standard output."""
+    return path is not None and str(path) == STDOUT
 
 
 def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
@@ -33,6 +41,8 @@ def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
     the command, under /proc, or under a regular file."""
     path = pathlib.Path(path)
     where = str(path)
+    if is_stdout(path):
+        return path
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -85,8 +95,11 @@ def write_all_atomic(files, inputs=()) -> None:
     that could not be written."""
     with _removed_on_signal():
         staged = []  # (temporary file, where it goes, the path as given)
+        to_stdout = [data for path, data in files if is_stdout(path)]
         try:
             for path, data in files:
+                if is_stdout(path):
+                    continue
                 real = check_target(path, inputs)
                 if real.exists() and not real.is_file():  # a device or a FIFO (the rest was refused)
                     _write_straight(real, data)
@@ -97,11 +110,24 @@ def write_all_atomic(files, inputs=()) -> None:
                     os.replace(tmp, real)
                 except OSError as e:
                     raise RnwError(f"cannot write file: {_reason(e)}", str(path)) from None
+            for data in to_stdout:
+                _to_stdout(data)
         finally:
             for tmp, _, _ in staged:
                 if os.path.lexists(tmp):
                     os.unlink(tmp)
                 _temps.discard(tmp)
+
+
+def _to_stdout(data: bytes) -> None:
+    """`data` on standard output, after what was printed before it; an OSError (the command
+    line's "standard output: cannot write") if it is closed or full."""
+    sys.stdout.flush()
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # started with standard output closed
+        raise OSError(errno.EBADF, "it is closed")
+    binary.write(data)
+    binary.flush()
 
 
 def _staged(real: pathlib.Path, data: bytes, path) -> str:

@@ -78,12 +78,16 @@ def _built(game, identity: Identity) -> Sheet:
 def written(sheets: list[Sheet] | Printed, fmt: str, target: pathlib.Path, labels: list[str] | None = None,
             inputs=(), done: Callable[[pathlib.Path], None] = lambda path: None) -> list[pathlib.Path] | RnwError:
     """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
-    output.page_paths; `labels` name the pages too); `done` is told each file as it is written.
+    output.page_paths; `labels` name the pages too), or one file to standard output for the
+    target "-"; `done` is told each file as it is written.
     Every path is checked before anything is rendered or written; none may be an input."""
-    from rnwprint.output import check_target, page_paths, write_atomic
+    from rnwprint.output import check_target, is_stdout, page_paths, write_atomic
     from rnwprint.render import render
 
     paths = [target] if fmt == "pdf" else page_paths(target, len(sheets), labels)
+    if len(paths) > 1 and is_stdout(target):
+        raise RnwError(f"- is standard output, one file, and {fmt.upper()} writes one file per page "
+                       f"({len(paths)} pages): name a file, or use --format pdf", "-o -")
     if len(paths) > 1 and target.exists() and not target.is_file():
         raise RnwError(f"not a regular file, and {fmt.upper()} writes one file per page ({paths[0].name}, ...): "
                        "name a file, or use --format pdf", str(target))

@@ -89,7 +89,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
 @_printing_options
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
-              help="Output file (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
+              help="Output file, - for standard output (default: output/roll-to-the-top_NAME_LANG_PAGE.FORMAT).")
 def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squares, shape, max_width,
           count, descending, rate, games, show, lang, page, fmt, target) -> None:
     """Make a Roll to the Top tower and print its sheet, its rating (--rate) or its drawing

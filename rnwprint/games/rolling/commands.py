@@ -17,7 +17,7 @@ from rnwprint.locale import LANGUAGES
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default="es", show_default=True,
               help="Language of the colour names and the log's comments.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
-              help="Also write a game log to fill in (TOML, or JSON for a .json name).")
+              help="Also write a game log to fill in (TOML, or JSON for a .json name); - prints the log alone.")
 def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     """Draw and roll the dice of a whole solo Rolling America / España game (GAME:
     rolling-america or rolling-espana), and write a game log to fill in while playing.
@@ -25,11 +25,12 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     \b
     rnwprint roll rolling-america --seed 7
     rnwprint roll rolling-espana --seed 7 -o partida.toml
+    rnwprint roll rolling-espana --seed 7 -o - > partida.toml   (the log alone, on stdout)
     """
     from rnwprint.games.rolling.log import format_turns, log_json, log_text, roll_game
     from rnwprint.games.rolling.rules import load_board
     from rnwprint.locale import t
-    from rnwprint.output import write_atomic
+    from rnwprint.output import is_stdout, write_atomic
 
     game = game.lower()  # ROLLING-AMERICA as rolling-america, as every command takes a game's name
     load_board(game)  # checks the game name
@@ -40,6 +41,8 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
         else:
             text = log_text(game, turns, lang, seed)
         write_atomic(target, text.encode("utf-8"))
+        if is_stdout(target):  # the log holds the dice: printed alone, it can be piped into a file
+            return
     click.echo(format_turns(game, turns, seed, lang), nl=False)
     if target is not None:
         click.echo(t(lang, "rolling-audit.log_written", path=target))
