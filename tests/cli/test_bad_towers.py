@@ -13,6 +13,7 @@ from PIL import Image
 
 from rnwprint.games.roll_to_the_top.tower import Tower
 from rnwprint.games.roll_to_the_top.tower_code import encode
+from rnwprint.games.roll_to_the_top.tower_input import parse_ascii
 
 
 def test_tower_drawing_saved_with_a_byte_order_mark(cli, tmp_path):
@@ -144,3 +145,10 @@ def test_tower_picture_file_larger_than_any_50_megapixel_picture_is_refused(cli,
     result = cli("tower", "--picture", path, "--show")
     assert one_line(result) == (f"rnwprint: {path}: file larger than 1 MB: too large for a picture of at most "
                                 "0.25 MP")
+
+
+def test_sheet_of_a_tower_code_too_big_for_the_page_names_the_variant(cli, tmp_path):
+    wide = encode(parse_ascii("[]" * 49))
+    result = cli("sheet", "roll-to-the-top", "--variant", f"t.{wide}", "-o", tmp_path / "w.pdf")
+    assert result.code == 2 and not (tmp_path / "w.pdf").exists()
+    assert one_line(result).startswith(f"rnwprint: --variant t.{wide}: too big for the page: A1 to A49 span 49 squares")

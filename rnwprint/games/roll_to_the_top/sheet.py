@@ -72,7 +72,10 @@ def build(variant: str, lang: str, page: str) -> Sheet:
         tower, descending, builtin = parse_variant(variant)
     except ValueError as e:
         raise RnwError(str(e), "--variant") from None
-    return _build(variant, tower, descending, builtin, lang, page)
+    try:
+        return _build(variant, tower, descending, builtin, lang, page)
+    except TowerError as e:  # a code too big for the page, typed as a variant
+        raise TowerError(e.message, f"--variant {variant}") from None
 
 
 def build_tower(tower: Tower, lang: str, page: str, descending: bool = False) -> Sheet:
