@@ -19,8 +19,9 @@ MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 
 MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
 MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
 CROSSED = "X"
-_GUARDED = re.compile(r"^\(\s*(-?[0-9]+)\s*\)$")
-_WHOLE = re.compile(r"^-?[0-9]+$")  # ASCII digits only: int() would also take "٦" or "６"
+# ASCII digits only (int() would also take "٦" or "６"); "5.0" as 5.0 is taken: a spreadsheet's export
+_GUARDED = re.compile(r"^\(\s*(-?[0-9]+)(?:\.0+)?\s*\)$")
+_WHOLE = re.compile(r"^(-?[0-9]+)(?:\.0+)?$")
 
 
 @dataclass(frozen=True)
@@ -203,15 +204,15 @@ def shown(value: object) -> str:
 
 
 def whole_number(value: object) -> int | None:
-    """A whole number as a typed-in file may give it (5, 5.0 or "5", ASCII digits), else None."""
+    """A whole number as a typed-in file may give it (5, 5.0, "5" or "5.0", ASCII digits), else None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:  # 1e300 is no number anyone wrote
         return int(value)
-    if isinstance(value, str) and _WHOLE.match(value.strip()) and len(value.strip().lstrip("-")) <= MAX_DIGITS:
-        return int(value.strip())
+    if isinstance(value, str) and (m := _WHOLE.match(value.strip())) and len(m.group(1).lstrip("-")) <= MAX_DIGITS:
+        return int(m.group(1))
     return None
 
 
@@ -273,7 +274,8 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
         if text.upper() == CROSSED:
             return CROSSED
         m = _GUARDED.match(text)
-        digits = text if _WHOLE.match(text) else m.group(1) if m and allow_guarded else None
+        whole = _WHOLE.match(text)
+        digits = whole.group(1) if whole else m.group(1) if m and allow_guarded else None
         if digits is not None and len(digits.lstrip("-")) > MAX_DIGITS:
             raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits; at most {MAX_DIGITS:,}")
         if m and allow_guarded:

@@ -349,3 +349,20 @@ def test_a_town_hall_on_the_desert_is_said_to_be_the_deserts(cli, write):
     assert cli("audit", shuffled).err.splitlines()[0].endswith("cells.T08: T08 is the desert's terrain: the desert "
                                                                "has no town hall")
     assert "T10" not in cli("audit", shuffled).err
+
+
+@pytest.mark.parametrize("typed, read", [('"4.0"', 4), ('"(4.0)"', "(4)"), ('"( 4.00 )"', "(4)"), ("4.0", 4)])
+def test_a_whole_number_written_with_a_zero_fraction_is_taken(cli, write, typed, read):
+    """A spreadsheet's export writes 4 as "4.0": taken as 4 (and "(4.0)" as a circled 4), as the
+    number 4.0 is; the audit is the one of the plain number."""
+    plain = cli("audit", write("plain.toml", f'game = "rolling-america"\n[cells]\nAK = {read if read == 4 else chr(34) + read + chr(34)}\n'))
+    typed_in = cli("audit", write("typed.toml", f'game = "rolling-america"\n[cells]\nAK = {typed}\n'))
+    assert typed_in.code == plain.code and typed_in.out.replace("typed.toml", "plain.toml") == plain.out
+
+
+@pytest.mark.parametrize("typed", ['"4.5"', '"(4.5)"', '"4."', '"(.0)"'])
+def test_a_number_with_a_fraction_is_still_refused(cli, write, typed):
+    path = write("frac.toml", f'game = "rolling-america"\n[cells]\nAK = {typed}\n')
+    result = cli("audit", path)
+    assert result.code == 2 and result.out == ""
+    assert one_line(result) == f'rnwprint: {path}: cells.AK: {typed.strip(chr(34))!r} is not a whole number, "X" or "(n)"'
