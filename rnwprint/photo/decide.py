@@ -21,6 +21,9 @@ ONE_OR_TWO = 0.7
 WHY_RANGE = "its digits read as a number the box cannot hold"
 WHY_ONE_OR_TWO = "one digit or two?"
 WHY_SHORT = "one digit much shorter than the other"
+WHY_GUESS = "best guess {} sure"  # the confidence, as 62%
+WHY_FAINT = "faint marks"
+WHY_FAINT_TICK = "faint tick"
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ def _tick(cell: Cell, share: float) -> CellRead:
     unsure = lo < share < hi
     edge = hi if ticked else lo
     confidence = 0.5 + min(abs(share - BLANK_INK) / abs(edge - BLANK_INK), 1.0) / 2
-    return CellRead(cell.id, ticked, confidence, unsure, "faint tick" if unsure else "")
+    return CellRead(cell.id, ticked, confidence, unsure, WHY_FAINT_TICK if unsure else "")
 
 
 
@@ -110,5 +113,5 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool, short: tuple[
     if circled and value != CROSSED:
         value = Guarded(value)
     if confidence < digits.UNSURE_BELOW:
-        why = f"best guess {confidence:.0%} sure"
+        why = WHY_GUESS.format(f"{confidence:.0%}")
     return CellRead(cell.id, value, confidence, bool(why), why)

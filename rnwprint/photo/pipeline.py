@@ -22,6 +22,7 @@ from rnwprint.photo.printed import _printed, of_print
 from rnwprint.photo.read import CellRead, read_cells
 from rnwprint.photo.rectify import rectify
 from rnwprint.core.sheet import Identity, Sheet
+from rnwprint.locale import t
 
 PX_PER_MM = 8.0  # the rectified page: a 7 mm box is 56 px, plenty for a digit
 
@@ -67,12 +68,9 @@ class PhotoRead:
         """What to do better next time (a photo too coarse, too dark or too bright), or ""."""
         return " ".join(a for a in (coarse_advice(self.photo_px_per_mm, lang), light_advice(self.light, lang)) if a)
 
-    def damage_note(self) -> str:
+    def damage_note(self, lang: str = "en") -> str:
         """What a damaged file means for the read, or ""."""
-        if not self.damage:
-            return ""
-        return (f"the photo file is damaged ({self.damage}): parts of the picture may be wrong, "
-                "so every cell is marked unsure; copy the photo again from the phone")
+        return t(lang, "audit.damaged_photo", what=self.damage) if self.damage else ""
 
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
@@ -265,26 +263,28 @@ DAMAGED = "the photo file is damaged"
 
 
 def typed_in_text(result: PhotoRead) -> str:
-    """The typed-in file a person would write, with every unsure cell marked for review."""
+    """The typed-in file a person would write, in the sheet's language, with every unsure cell
+    marked UNSURE (in either language: the word to look for) and why."""
+    from rnwprint.games import get_game
+    from rnwprint.photo.reasons import said
+
     ident = result.identity
+    lang = ident.lang
     comments = [
-        f"Read by rnwprint from {result.source} ({ident.game} {ident.variant}, {ident.lang}, {ident.page}).",
-        f"{len(result.unsure)} cell(s) marked UNSURE below: check them against the paper.",
-        *([f"Note: {result.advice()}"] if result.advice() else []),
-        *([f"Note: {result.damage_note()}"] if result.damage else []),
+        t(lang, "read.header", source=result.source, game=ident.game, variant=ident.variant, language=ident.lang,
+          page=ident.page),
+        t(lang, "read.unsure", count=len(result.unsure)),
+        *(t(lang, "read.note", note=note) for note in (result.advice(lang), result.damage_note(lang)) if note),
     ]
     cells = []
     for cell in (c for c in result.sheet.cells.values() if c.kind != "tick"):
         r = result.reads[cell.id]
-        cells.append((cell.id, r.value, f"UNSURE: {r.why}" if r.unsure else None))
+        cells.append((cell.id, r.value, f"UNSURE: {said(r.why, lang)}" if r.unsure else None))
     counters = []
     for name, count in result.counters().items():
         unsure = [cid for cid in result.unsure if result.sheet.cells[cid].counter == name]
-        counters.append((name, count, f"UNSURE: check boxes {', '.join(unsure)}" if unsure else None))
-    from rnwprint.games import get_game
-    from rnwprint.locale import t
-
-    totals = [(name, None, f"not read from photos: type in the {t('en', key, box=name)}")
+        counters.append((name, count, "UNSURE: " + t(lang, "read.check_boxes", boxes=", ".join(unsure)) if unsure else None))
+    totals = [(name, None, t(lang, "read.not_read", box=t(lang, key, box=name)))
               for name, key in get_game(ident.game).totals.items()]
     keys = [("game", ident.game, None), ("variant", ident.variant, None), ("lang", ident.lang, None)]
     return typed_in(comments, keys, cells, counters, totals)

@@ -18,7 +18,8 @@ from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
     _big_circle, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
-    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT, CellRead,
+    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
+    WHY_SHORT, CellRead,
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
@@ -49,7 +50,7 @@ WHY_NETWORKS = "the two networks read it differently"
 #: wrong and not flagged, read 1-5 points more right and flagged fewer (BENCHMARKS.md, "The
 #: pair reader")
 WHOLE_SURE = 0.9
-WHOLE_SETTLES = ("best guess", WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS, WHY_RANGE)
+WHOLE_SETTLES = (WHY_GUESS.partition("{}")[0], WHY_ONE_OR_TWO, WHY_SHORT, WHY_NETWORKS, WHY_RANGE)
 WHY_WHOLE, WHY_CUT = "read whole, it is {}", "read digit by digit, it is {}"
 #: where both the digit networks (on their likeliest cut) and the pair reader read two digits,
 #: the number is the likeliest on the average of the two readers' odds over the two-digit
@@ -126,7 +127,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         elif share < BLANK_INK:
             unsure = share > UNSURE_BLANK[0]
             read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
-                            "faint marks" if unsure else "")
+                            WHY_FAINT if unsure else "")
         else:
             circled = False
             # blurred strokes of a coarse photo fade in places: a lower floor keeps them whole
@@ -256,7 +257,7 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
     if len(w.crops) > 1:
         read = _checked_whole(read, w, _asked(w, whole), probs)
     if read.unsure and w.share < FAINT_INK:  # a few stray marks no character explains
-        read = CellRead(w.cell.id, None, read.confidence, True, "faint marks")
+        read = CellRead(w.cell.id, None, read.confidence, True, WHY_FAINT)
     if w.why:
         read = replace(read, unsure=True, why=w.why)
     if check_other and _doubted(w, first, read):
@@ -309,7 +310,7 @@ def _both(read: CellRead, w: Written, values: np.ndarray, odds: np.ndarray, prob
     by_cut, by_whole = _likeliest(numbers, cut)[0], _likeliest(numbers, whole)[0]
     other = WHY_WHOLE.format(by_whole) if by_whole != number else WHY_CUT.format(by_cut) if by_cut != number else ""
     return replace(read, value=value, confidence=sure, unsure=True,
-                   why="; ".join(filter(None, (f"best guess {sure:.0%} sure", other))))
+                   why="; ".join(filter(None, (WHY_GUESS.format(f"{sure:.0%}"), other))))
 
 
 def _checked_other(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarray] | None) -> CellRead:

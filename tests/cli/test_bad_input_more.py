@@ -99,7 +99,7 @@ def test_a_photo_named_in_no_utf8_is_read_into_a_file(cli, tmp_path):
                             check=False, timeout=300)  # a process of its own: its stderr names the file as Python does
     assert result.returncode == 0 and b"Traceback" not in result.stderr
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("# Read by rnwprint from ") and "p?.jpg" in text.splitlines()[0]
+    assert text.startswith("# Leído por rnwprint de ") and "p?.jpg" in text.splitlines()[0]  # a Spanish sheet
     assert cli("audit", out).code in (0, 1)
 
 

@@ -355,10 +355,11 @@ def test_read_of_a_damaged_jpeg_says_so_and_marks_every_cell_unsure(tmp_path, ph
     assert code == 0
     assert "Corrupt JPEG" not in err.replace("(Corrupt JPEG", "")  # the decoder's own line is gone
     warnings = [line for line in err.splitlines() if "damaged" in line]
-    assert len(warnings) == 1 and warnings[0].startswith(f"rnwprint: {path}: the photo file is damaged")
+    assert len(warnings) == 1 and warnings[0].startswith(f"rnwprint: {path}: The photo file is damaged")
     cells = out.split("[cells]\n")[1].split("\n\n")[0].splitlines()
     assert len(cells) == 30  # Twenty One: 5 rows of 6
-    assert all(line.endswith("# UNSURE: the photo file is damaged") for line in cells)
+    assert all(line.endswith("# UNSURE: el archivo de la foto está dañado") for line in cells)  # a Spanish sheet
+    assert "# Nota: El archivo de la foto está dañado (" in out
 
 
 def test_read_json_of_a_damaged_jpeg_names_the_damage(tmp_path, photo, capfd):

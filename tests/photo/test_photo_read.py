@@ -240,7 +240,7 @@ def test_a_photo_too_coarse_to_read_well_says_so(megapixels, coarse, cli, tmp_pa
     read = cli("read", path, "-o", tmp_path / "read.toml")
     assert read.code == 0
     assert ("px/mm" in read.err) == coarse
-    assert ("# Note: The photo sees the page at" in (tmp_path / "read.toml").read_text()) == coarse
+    assert ("# Nota: En la foto, la hoja tiene" in (tmp_path / "read.toml").read_text()) == coarse  # a Spanish sheet
     audited = cli("audit", path, "--lang", "es")
     assert ("acércate" in audited.out) == coarse
     assert ("lo escrito se lee bien desde 4 px/mm" in audited.out) == coarse  # the advised resolution, with its unit

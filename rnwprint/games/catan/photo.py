@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Sheet
+from rnwprint.photo.decide import WHY_FAINT
 from rnwprint.photo.light import DARK_PAPER, LIGHT_WHY
 
 PX_PER_MM = 6.0
@@ -65,6 +66,10 @@ MIXED = 0.25  # a second colour with this share of the pencil: two pieces on one
 MIXED_COARSE = 0.35  # (a coarse photo's colour is noisier)
 UNSURE_MIXED = 0.15
 FIT = 0.98  # a place's colour this close (cosine) to a pencil's is that pencil's alone
+WHY_DOT_OR_FILL = "dot or fill?"
+WHY_COLOUR_FAINT = "colour: too faint to tell ({}?)"
+WHY_COLOUR_MIXED = "colour: {} {}, {} {}"  # two pencils and their shares
+WHY_COLOUR_BETWEEN = "colour: between pencils ({} fits {})"
 
 
 @dataclass(frozen=True)
@@ -360,11 +365,11 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.n
         if dot < DOT and amount < CHROMA_DOT and not city:
             unsure = dot > UNSURE_DOT[0] or amount > UNSURE_CHROMA_DOT
             sure = 1 - max(dot / DOT, amount / CHROMA_DOT)
-            return PlaceRead(cid, None, sure if unsure else 1.0, unsure, "faint marks" if unsure else "", amount)
+            return PlaceRead(cid, None, sure if unsure else 1.0, unsure, WHY_FAINT if unsure else "", amount)
     elif amount < BLANK[kind]:
         unsure = amount > UNSURE_BLANK[kind][0]
         return PlaceRead(cid, None, 1 - amount / BLANK[kind] if unsure else 1.0, unsure,
-                         "faint marks" if unsure else "", amount)
+                         WHY_FAINT if unsure else "", amount)
     total = max(float(votes.sum()), 1e-9)
     share = votes / total
     second = max((i for i in range(len(names)) if i != main), key=lambda i: share[i])
@@ -379,14 +384,14 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.n
         unsure_piece = amount < FILLED[kind]  # a dot where a fill belongs
         faint = amount < UNSURE_BLANK[kind][1]
     if faint:
-        why.append("faint marks")
+        why.append(WHY_FAINT)
     if unsure_piece:
-        why.append("dot or fill?")
+        why.append(WHY_DOT_OR_FILL)
     if amount < FAINT_COLOUR:  # a dot seen by its darkness, its colour too faint to be sure of
-        why.append(f"colour: too faint to tell ({names[main]}?)")
+        why.append(WHY_COLOUR_FAINT.format(names[main]))
     elif share[second] > UNSURE_MIXED:  # (so also whenever a second colour is read)
-        why.append(f"colour: {names[main]} {share[main]:.0%}, {names[second]} {share[second]:.0%}")
+        why.append(WHY_COLOUR_MIXED.format(names[main], f"{share[main]:.0%}", names[second], f"{share[second]:.0%}"))
     elif fit < FIT:  # two pencils over each other mix into a colour neither has
-        why.append(f"colour: between pencils ({names[main]} fits {fit:.0%})")
+        why.append(WHY_COLOUR_BETWEEN.format(names[main], f"{fit:.0%}"))
     confidence = float(share[main]) * (0.5 if unsure_piece else 1.0)
     return PlaceRead(cid, words, confidence, bool(why), "; ".join(why), amount)

@@ -1,0 +1,66 @@
+"""The reader's reasons for flagging a cell, said in the sheet's language in its typed-in file.
+
+The reader gives each reason in English, as a constant of the module that finds it (several
+joined by "; "); the JSON of `read --json` keeps them so, for programs. Each constant has a
+locale key (section "reasons"): its "{}" are the values filled in (a number, a share, a colour).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from rnwprint.games.catan.photo import WHY_COLOUR_BETWEEN, WHY_COLOUR_FAINT, WHY_COLOUR_MIXED, WHY_DOT_OR_FILL
+from rnwprint.locale import t
+from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_WHY,
+                                    SMALL_CIRCLE_WHY)
+from rnwprint.photo.decide import (WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
+from rnwprint.photo.light import LIGHT_WHY
+from rnwprint.photo.pipeline import DAMAGED
+from rnwprint.photo.read import WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+
+REASONS = {  # the reason as the reader gives it -> its locale key
+    WHY_RANGE: "reasons.range",
+    WHY_ONE_OR_TWO: "reasons.one_or_two",
+    WHY_SHORT: "reasons.short",
+    WHY_GUESS: "reasons.guess",
+    WHY_FAINT: "reasons.faint",
+    WHY_FAINT_TICK: "reasons.faint_tick",
+    WHY_NETWORKS: "reasons.networks",
+    WHY_WHOLE: "reasons.whole",
+    WHY_CUT: "reasons.cut",
+    WHY_OTHER: "reasons.other",
+    SMALL_CIRCLE_WHY: "reasons.small_circle",
+    BIG_CIRCLE_WHY: "reasons.big_circle",
+    EMPTY_RING_WHY: "reasons.empty_ring",
+    OFF_CIRCLE_WHY: "reasons.off_circle",
+    OFF_TOUCHING_WHY: "reasons.off_touching",
+    OUTLINE_WHY: "reasons.outline",
+    LIGHT_WHY["dark"]: "reasons.dark",
+    LIGHT_WHY["bright"]: "reasons.bright",
+    LIGHT_WHY["faded"]: "reasons.faded",
+    LIGHT_WHY["grainy"]: "reasons.grainy",
+    DAMAGED: "reasons.damaged",
+    WHY_DOT_OR_FILL: "reasons.dot_or_fill",
+    WHY_COLOUR_FAINT: "reasons.colour_faint",
+    WHY_COLOUR_MIXED: "reasons.colour_mixed",
+    WHY_COLOUR_BETWEEN: "reasons.colour_between",
+}
+
+
+def said(why: str, lang: str) -> str:
+    """`why` (the reader's reasons, "; " between them) in `lang`; a reason this module does not
+    know is left as the reader gave it."""
+    return "; ".join(_said(part, lang) for part in why.split("; ")) if why else why
+
+
+def _said(reason: str, lang: str) -> str:
+    for pattern, key in _patterns():
+        if m := pattern.fullmatch(reason):
+            return t(lang, key).format(*m.groups())
+    return reason
+
+
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern, str]]:
+    return [(re.compile("(.+?)".join(map(re.escape, english.split("{}")))), key) for english, key in REASONS.items()]
