@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import re
 
-from rnwprint.games.catan.photo import WHY_COLOUR_BETWEEN, WHY_COLOUR_FAINT, WHY_COLOUR_MIXED, WHY_DOT_OR_FILL
 from rnwprint.locale import t
 from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_WHY,
                                     SMALL_CIRCLE_WHY)
@@ -18,6 +17,12 @@ from rnwprint.photo.decide import (WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import DAMAGED
 from rnwprint.photo.read import WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+
+# the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
+WHY_DOT_OR_FILL = "dot or fill?"
+WHY_COLOUR_FAINT = "colour: too faint to tell ({}?)"
+WHY_COLOUR_MIXED = "colour: {} {}, {} {}"  # two pencils and their shares
+WHY_COLOUR_BETWEEN = "colour: between pencils ({} fits {})"
 
 REASONS = {  # the reason as the reader gives it -> its locale key
     WHY_RANGE: "reasons.range",

@@ -31,6 +31,7 @@ import numpy as np
 from rnwprint.core.sheet import Sheet
 from rnwprint.photo.decide import WHY_FAINT
 from rnwprint.photo.light import DARK_PAPER, LIGHT_WHY
+from rnwprint.photo.reasons import WHY_COLOUR_BETWEEN, WHY_COLOUR_FAINT, WHY_COLOUR_MIXED, WHY_DOT_OR_FILL
 
 PX_PER_MM = 6.0
 BLUR = 0.6  # the photo's blur, in its own pixels (sampling, lens, the warp)
@@ -66,10 +67,6 @@ MIXED = 0.25  # a second colour with this share of the pencil: two pieces on one
 MIXED_COARSE = 0.35  # (a coarse photo's colour is noisier)
 UNSURE_MIXED = 0.15
 FIT = 0.98  # a place's colour this close (cosine) to a pencil's is that pencil's alone
-WHY_DOT_OR_FILL = "dot or fill?"
-WHY_COLOUR_FAINT = "colour: too faint to tell ({}?)"
-WHY_COLOUR_MIXED = "colour: {} {}, {} {}"  # two pencils and their shares
-WHY_COLOUR_BETWEEN = "colour: between pencils ({} fits {})"
 
 
 @dataclass(frozen=True)
