@@ -34,7 +34,8 @@ class CellRead:
     unsure: bool
     why: str = ""  # what made it unsure
     offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): the box was found this far from its place
-    light: str = ""  # "dark", "grainy" or "bright": the photo's light left too little to read for sure here
+    light: str = ""  # "dark", "grainy" or "bright": the photo's light left too little to read for sure here;
+    # "outside": the box runs out of the photo
 
 
 

@@ -57,7 +57,8 @@ class PhotoRead:
 
     @property
     def light(self) -> dict[str, int]:
-        """Cells the photo's light left unreadable for sure: {"dark": n, "bright": n}, or {}."""
+        """Cells the photo's light left unreadable for sure: {"dark": n, "bright": n}, or {};
+        cells partly outside the photo count as "outside"."""
         counts: dict[str, int] = {}
         for r in self.reads.values():
             if r.light:
@@ -119,11 +120,27 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
     clock.stage("rectify")
     reads = read_cells(page, sheet, PX_PER_MM, guarded, fix.px_per_mm)
+    reads = _outside_flagged(reads, sheet, fix)
     clock.stage("cells")
     clock.timings["total"] = (clock.mark - clock.start) * 1000
     if damage:  # a corrupt stretch decodes as garbage: where it lies is not known
         reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
+
+
+def _outside_flagged(reads: dict[str, CellRead], sheet: Sheet, fix: PageFix) -> dict[str, CellRead]:
+    """`reads` with every cell whose box the photo does not hold whole (a corner of the page
+    left out of it: three markers found) flagged, whatever was read of it: what lies beyond
+    the photo's edge is not known (and shows as white, not as too bright a light)."""
+    w, h = fix.image_size
+    outside = {}
+    for cid, cell in sheet.cells.items():
+        x0, y0, x1, y1 = cell.bounds
+        corners = fix.to_image([(x0 - OUTSIDE_MM, y0 - OUTSIDE_MM), (x1 + OUTSIDE_MM, y0 - OUTSIDE_MM),
+                                (x1 + OUTSIDE_MM, y1 + OUTSIDE_MM), (x0 - OUTSIDE_MM, y1 + OUTSIDE_MM)])
+        if not ((corners >= 0).all() and (corners[:, 0] <= w - 1).all() and (corners[:, 1] <= h - 1).all()):
+            outside[cid] = replace(reads[cid], unsure=True, why=OUTSIDE, light="outside")
+    return {**reads, **outside} if outside else reads
 
 
 def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix, bool]:
@@ -172,6 +189,7 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock, mirrored: bool) 
     clock.stage("decode")
     reads = {cid: CellRead(cid, r.value, r.confidence, r.unsure, r.why, light=r.light)
              for cid, r in game.read_places(colour, fix.homography, sheet).items()}
+    reads = _outside_flagged(reads, sheet, fix)
     clock.stage("cells")
     page = np.full((1, 1), 255, np.uint8)  # nothing read from a grey page: whole_page() makes one for --annotate
     clock.timings["total"] = (clock.mark - clock.start) * 1000
@@ -260,6 +278,8 @@ class _Clock:
 
 
 DAMAGED = "the photo file is damaged"
+OUTSIDE = "part of the box is outside the photo"
+OUTSIDE_MM = 0.5  # a stroke this near the box is read with it
 
 
 def typed_in_text(result: PhotoRead) -> str:
