@@ -18,7 +18,8 @@ def light_text(light: dict[str, int], level: int, lang: str) -> str:
     photo is too dark."""
     return " ".join(t(lang, key, cells=light[kind], level=level)
                     for kind, key in (("dark", "audit.dark_photo"), ("grainy", "audit.grainy_photo"),
-                                      ("bright", "audit.bright_photo"), ("outside", "audit.outside_photo"))
+                                      ("bright", "audit.bright_photo"), ("covered", "audit.covered_photo"),
+                                      ("outside", "audit.outside_photo"))
                     if light.get(kind))
 
 

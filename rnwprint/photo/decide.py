@@ -35,7 +35,7 @@ class CellRead:
     why: str = ""  # what made it unsure
     offset_mm: tuple[float, float] = (0.0, 0.0)  # (x, y): the box was found this far from its place
     light: str = ""  # "dark", "grainy" or "bright": the photo's light left too little to read for sure here;
-    # "outside": the box runs out of the photo
+    # "covered": its print is hidden (a finger over it?); "outside": the box runs out of the photo
 
 
 

@@ -26,7 +26,7 @@ from rnwprint.photo.ink import (  # noqa: F401
     _darkness, _grain, _ink, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
-    PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank)
+    COVERED, PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank, _outline_hidden)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
     Registration, _ring_match, _shift, _unpack)
@@ -106,6 +106,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
+        if not light and cell.id in registration.missed and _outline_hidden(page, raw, grey, cell, px_per_mm, shift) > COVERED:
+            light = "covered"
         dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
         if gain != 1.0:
             dark *= gain

@@ -45,6 +45,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     LIGHT_WHY["bright"]: "reasons.bright",
     LIGHT_WHY["faded"]: "reasons.faded",
     LIGHT_WHY["grainy"]: "reasons.grainy",
+    LIGHT_WHY["covered"]: "reasons.covered",
     DAMAGED: "reasons.damaged",
     OUTSIDE: "reasons.outside",
     WHY_DOT_OR_FILL: "reasons.dot_or_fill",

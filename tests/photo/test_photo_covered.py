@@ -1,0 +1,105 @@
+"""A finger over the page: the reader judges ink against the paper round it, so an even blob
+wider than a stroke passes for paper and the number under it reads blank. A box whose print
+cannot be found round it, its outline hidden, is flagged ("is something over it?")."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFilter
+from support import synth
+
+from rnwprint.games import GAMES
+from rnwprint.photo import light
+from rnwprint.photo.light import LIGHT_WHY, _outline_hidden
+from rnwprint.photo.pipeline import read_photo, typed_in_text
+from rnwprint.photo.printed import _PRINTED, _printed
+
+COVERED_WHY = LIGHT_WHY["covered"]
+
+
+@pytest.fixture(scope="module")
+def sheet():
+    return GAMES["rolling-america"].build("us", "en", "a4")
+
+
+def drawn_page(sheet, px_per_mm=6.0):
+    """The sheet's print around its cells as a perfect photo would show it, and (raw, grey)."""
+    raw, _ = _printed(sheet, px_per_mm)
+    grey = _PRINTED[(sheet.identity.encode(), px_per_mm)][2]
+    return grey.copy(), raw, grey
+
+
+@pytest.mark.parametrize("cover, hidden", [(None, (0.0, 0.05)), (1.0, (0.95, 1.0)), (0.3, (0.1, 0.45)),
+                                           (0.7, (0.55, 0.9))])
+def test_the_share_of_a_box_outline_hidden_is_the_share_a_blob_covers(sheet, cover, hidden):
+    """A blob of skin grey (150) over the left `cover` of TX's box and its margin."""
+    page, raw, grey = drawn_page(sheet)
+    cell = sheet.cells["TX"]
+    x0, y0, x1, y1 = (v * 6.0 for v in cell.bounds)
+    if cover is not None:
+        left = int(x0 - 2 * 6.0)
+        page[int(y0 - 12):int(y1 + 12), left:int(left + cover * (x1 - x0 + 24))] = 150
+    share = _outline_hidden(page, raw, grey, cell, 6.0, (0, 0))
+    assert hidden[0] <= share <= hidden[1]
+
+
+def fingered(jpeg: bytes, result, cells, colour=(196, 140, 112)) -> bytes:
+    """The photo with a fingertip of `colour` laid over each of `cells`, its edge soft."""
+    image = Image.open(io.BytesIO(jpeg)).convert("RGB")
+    mask = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for cid in cells:
+        x0, y0, x1, y1 = result.sheet.cells[cid].bounds
+        (ax, ay), (bx, by) = result.fix.to_image([(x0, y0), (x1, y1)])
+        cx, cy, rad = (ax + bx) / 2, (ay + by) / 2, max(abs(bx - ax), abs(by - ay)) * 0.9
+        draw.ellipse((cx - rad * 1.3, cy - rad, cx + rad * 1.3, cy + rad * 2.5), fill=255)
+    image = Image.composite(Image.new("RGB", image.size, colour), image, mask.filter(ImageFilter.GaussianBlur(6)))
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def finger_photos(sheet, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("finger")
+    marks = synth.random_marks(sheet, 21)
+    (folder / "clear.jpg").write_bytes(synth.make_photo(sheet, marks, seed=21, megapixels=8.0))
+    clear = read_photo(folder / "clear.jpg")
+    photos = {}
+    for name, cells, colour in (("light", ["TX"], (196, 140, 112)), ("dark", ["KS", "MO"], (120, 80, 60))):
+        (folder / f"{name}.jpg").write_bytes(fingered((folder / "clear.jpg").read_bytes(), clear, cells, colour))
+        photos[name] = (cells, folder / f"{name}.jpg")
+    return marks, clear, photos
+
+
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_a_number_under_a_finger_is_flagged_never_read_blank_silently(finger_photos, name):
+    marks, clear, photos = finger_photos
+    cells, path = photos[name]
+    result = read_photo(path)
+    for cid in cells:
+        assert marks[cid] is not None and clear.reads[cid].value == marks[cid]
+        assert result.reads[cid].unsure and result.reads[cid].why == COVERED_WHY and result.reads[cid].light == "covered"
+    assert result.light.get("covered") == len(cells)
+    assert f"Something covers {len(cells)} cell(s) (a finger holding the sheet?)" in result.advice()
+    assert "# UNSURE: the box's print cannot be seen: is something over it (a finger)?" in typed_in_text(result)
+    wrong = [cid for cid, r in result.reads.items() if not r.unsure and r.value != clear.reads[cid].value]
+    assert wrong == []
+
+
+def test_without_the_check_the_finger_hides_the_number_silently(finger_photos, monkeypatch):
+    """What the check is for: with it off, the covered numbers read blank, unflagged."""
+    marks, _, photos = finger_photos
+    monkeypatch.setattr("rnwprint.photo.read.COVERED", 1.0)
+    cells, path = photos["dark"]
+    result = read_photo(path)
+    assert [(result.reads[cid].value, result.reads[cid].unsure) for cid in cells] == [(None, False)] * len(cells)
+
+
+def test_a_clear_photo_flags_no_box_as_covered(finger_photos):
+    _, clear, _ = finger_photos
+    assert "covered" not in clear.light
+    assert not any(r.why == COVERED_WHY for r in clear.reads.values())
