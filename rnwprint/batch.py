@@ -53,6 +53,26 @@ def _one_thread() -> None:
     cv2.setNumThreads(1)
 
 
+def die_with_parent() -> None:
+    """A worker's first step: end when the process that started it ends (Linux). A `kill` of
+    the command ends it by the signal's default action, which shuts down no pool; a worker
+    blocked writing a result nobody reads would wait for ever."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it ended before the line above
+        os._exit(1)
+
+
+def _worker_start() -> None:
+    die_with_parent()
+    _one_thread()
+
+
 class Ordered:
     """(item, outcome) for each item in input order, where the outcome is func(item), the
     RnwError it raised, or a Failure. With one item or jobs=1 there is no pool at all.
@@ -73,7 +93,7 @@ class Ordered:
         for var in ONE_THREAD:  # before numpy is loaded: BLAS then starts one thread only
             os.environ[var] = "1"
         context = _context([getattr(self.func, "func", self.func).__module__, *PRELOAD])
-        with context.Pool(jobs, initializer=_one_thread) as pool:
+        with context.Pool(jobs, initializer=_worker_start) as pool:
             outcomes = pool.imap(_call, [(self.func, item) for item in self.items])
             yield from zip(self.items, outcomes)
 

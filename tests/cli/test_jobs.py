@@ -5,9 +5,12 @@ in its place while the others are read."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from support import synth
@@ -228,3 +231,42 @@ def test_a_process_running_other_threads_starts_a_fork_server():
              "print(_context(list(PRELOAD)).get_start_method(), 'cv2' in sys.modules); stop.set()")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["forkserver", "False"]
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for status in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            kids.append(int(status.parent.name))
+    return kids
+
+
+def _running(pid: int) -> bool:
+    try:
+        return (pathlib.Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_killing_a_big_tower_batch_ends_its_workers_too(tmp_path):
+    """`kill` ends the command by the signal's default action, which shuts no pool down: the
+    workers building the towers' sheets must end with it, not wait for ever."""
+    proc = subprocess.Popen([sys.executable, "-m", "rnwprint", "tower", "--random", "--count", "3000", "--seed", "8",
+                             "-o", str(tmp_path / "k.pdf")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "RNWPRINT_CACHE": ""})
+    deadline = time.monotonic() + 60
+    while len(kids := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert len(kids) >= 2, "no workers started"
+    proc.terminate()
+    assert proc.wait(timeout=30) == -signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while any(_running(k) for k in kids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_running(k) for k in kids)
+    assert not list(tmp_path.iterdir())

@@ -316,8 +316,10 @@ def _built_elsewhere(jobs: list, workers: int, progress) -> Iterator[Sheet]:
     import multiprocessing
     import os
 
+    from rnwprint.batch import die_with_parent
+
     context = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context)
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=die_with_parent)
     try:
         for sheet in pool.map(_build_one, jobs, chunksize=10):
             yield _done(sheet, progress)
