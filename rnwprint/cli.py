@@ -283,8 +283,9 @@ def _say_unusable(path, outcome, as_json: bool) -> None:
         line = str(outcome)
     say_error(line)
     if as_json:
-        import json
-        click.echo(json.dumps({"source": str(path), "error": line}, ensure_ascii=False))
+        from rnwprint.core.report import json_line
+
+        click.echo(json_line({"source": str(path), "error": line}))
 
 
 def _outputs_into(folder: pathlib.Path, photos) -> dict:

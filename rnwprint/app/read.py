@@ -19,14 +19,13 @@ class Read:
 
 def read_one(path: pathlib.Path, as_json: bool = False, draw: bool = False) -> Read:
     """One photo (maybe in a worker process); raises RnwError for a photo that cannot be read."""
-    import json
-
+    from rnwprint.core.report import json_line
     from rnwprint.photo import photo_reader
 
     reader = photo_reader(str(path))
     result = reader.read_photo(path)
     notes = [n for n in (result.advice(), result.damage and result.damage_note()) if n]
-    line = json.dumps(reader.as_json(result), ensure_ascii=False) if as_json else ""
+    line = json_line(reader.as_json(result)) if as_json else ""
     picture = reader.annotate(result) if draw else b""
     return Read(notes, reader.typed_in_text(result), line, picture, len(result.unsure))
 

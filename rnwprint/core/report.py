@@ -23,6 +23,12 @@ def light_text(light: dict[str, int], level: int, lang: str) -> str:
                     if light.get(kind))
 
 
+def json_line(data) -> str:
+    """`data` as one line of JSON, UTF-8 throughout: a file name no UTF-8 spells (its bytes
+    kept by Python as lone surrogates) has "?" for them, as in a typed-in file."""
+    return json.dumps(data, ensure_ascii=False).encode("utf-8", "replace").decode("utf-8")
+
+
 def decimal(value: float, spec: str, lang: str) -> str:
     """A number as the language writes it: 2.5 in English, 2,5 in Spanish."""
     text = format(value, spec)
@@ -79,7 +85,7 @@ class Report:
 
     def to_json(self) -> str:
         """One line (JSON Lines: a batch prints one object per line)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False)
+        return json_line(self.to_dict())
 
     def to_text(self, lang: str) -> str:
         lines = [t(lang, "audit.file", game=self.game, variant=self.variant, source=self.source)]

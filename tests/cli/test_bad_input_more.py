@@ -5,6 +5,7 @@ a picture too thin to hold a sheet, a photo named in no UTF-8, a number no one w
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -101,6 +102,10 @@ def test_a_photo_named_in_no_utf8_is_read_into_a_file(cli, tmp_path):
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Leído por rnwprint de ") and "p?.jpg" in text.splitlines()[0]  # a Spanish sheet
     assert cli("audit", out).code in (0, 1)
+    for command in ("read", "audit"):  # --json: UTF-8 throughout, the name's stray byte as "?"
+        lines = subprocess.run([sys.executable, "-m", "rnwprint", command, photo, "--json"], capture_output=True,
+                               check=False, timeout=300).stdout
+        assert json.loads(lines.decode("utf-8"))["source"].endswith("/p?.jpg")
 
 
 def test_a_float_too_large_to_be_written_is_no_whole_number(cli, write):
