@@ -9,8 +9,8 @@ import pathlib
 
 #: names a photo goes by: binary junk so named is told "not an image" (app.audit), as `read` tells it
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".gif", ".tif", ".tiff", ".avif"})
-#: the files of a folder that are read: photos (not AVIF: refused), BMPs and scans in a PDF
-PHOTO_SUFFIXES = (IMAGE_SUFFIXES - {".avif"}) | {".bmp", ".pdf"}
+#: the files of a folder that are read: photos, BMPs and scans in a PDF
+PHOTO_SUFFIXES = IMAGE_SUFFIXES | {".bmp", ".pdf"}
 TYPED_IN_SUFFIXES = frozenset({".toml", ".json"})
 NOTHING_TO_AUDIT = "a folder with no photo nor typed-in sheet (.toml, .json) in it"
 
