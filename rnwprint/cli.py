@@ -50,6 +50,22 @@ class _Commands(click.Group):
         self._add_games()
         return super().list_commands(ctx)
 
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # (click would end with 1, which means "rules broken" here)
+            raise SystemExit(_reader_gone()) from None
+
+
+#: the exit code when standard output's reader stops reading (`| head`): a command killed by
+#: SIGPIPE, as the shell reports any Unix tool stopped so
+PIPE_CLOSED = 128 + 13
+
+
+def _reader_gone() -> int:
+    _mute_stdout()
+    return PIPE_CLOSED
+
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]}, invoke_without_command=True)
 @click.version_option(package_name="rnwprint")
@@ -328,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
         code = _run(argv)
         sys.stdout.flush()  # what is still buffered: a full disk shows now, not at exit
         return code
+    except BrokenPipeError:  # the reader stopped reading: nothing to say, nobody to say it to
+        return _reader_gone()
     except OSError as e:  # printing failed: standard output is a full disk or gone
         _mute_stdout()
         click.echo(f"rnwprint: {e.filename or 'standard output'}: cannot write: {e.strerror or e}", err=True)

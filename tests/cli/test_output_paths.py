@@ -500,3 +500,14 @@ def test_audit_refuses_its_picture_on_standard_output(cli, write):
     result = cli("audit", sheet, "--annotate", "-")
     assert result.code == 2 and result.out == ""
     assert "where the report is printed: give --annotate a file" in result.err
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly_with_141():
+    """`rnwprint ... | head -1`: exit 141 as a Unix tool stopped by SIGPIPE, never 1 (rules
+    broken). 300 towers' drawings are more than a pipe holds: the reader's close is seen."""
+    proc = subprocess.Popen([sys.executable, "-m", "rnwprint", "tower", "--random", "--count", "300", "--show"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 141
+    assert proc.stderr.read() == b""
