@@ -13,6 +13,7 @@ from rnwprint.locale import t
 from rnwprint.core.sheet import IDENTITY, MARKER, Identity, Matrix, Path, Rect, Sheet, Style, Text
 
 PAGE_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
+PAGE_NAMES = {"a4": "A4", "letter": "Letter"}  # as a message names them
 MARGIN = 10.0  # paper edge to the outer edge of the fiducials (printers need >= 5)
 MARKER_MODULE = 2.0  # a 6x6-module ArUco marker is 12 mm wide
 QR_MODULE = 0.9  # decodes from a 72 dpi rendering

@@ -107,7 +107,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     from rnwprint.games.roll_to_the_top.tower import check_fits
     from rnwprint.games.roll_to_the_top.tower_code import encode, grouped
     from rnwprint.games.roll_to_the_top.tower_input import format_ascii, from_picture
-    from rnwprint.layout.page import MARGIN
+    from rnwprint.layout.page import MARGIN, PAGE_NAMES
     from rnwprint.locale import t as tr
     from rnwprint.output import DEFAULT_DIR
 
@@ -156,7 +156,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
     if not builtin and (rate or not show):  # the size against the page before any simulation
         box_w, box_h = (side - 2 * MARGIN for side in PAGE_SIZES[page])
         for label, t in zip(labels, towers):
-            check_fits(t, box_w, box_h, MIN_SQUARE, label, page.upper())
+            check_fits(t, box_w, box_h, MIN_SQUARE, label, PAGE_NAMES[page])
             if not random_towers:  # and exactly, as its sheet lays it out (random ones are made to fit)
                 check_page(t, lang, page, descending, label)
     if show:

@@ -4,6 +4,7 @@ to fill the page."""
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 
 from rnwprint.core.errors import RnwError
@@ -21,7 +22,7 @@ from rnwprint.games.roll_to_the_top.game import (
 )
 from rnwprint.games.roll_to_the_top.tower import Tower, TowerError, row_letters
 from rnwprint.games.roll_to_the_top.tower_code import encode, grouped
-from rnwprint.layout.page import QR_MAX_BYTES, Box, new_sheet
+from rnwprint.layout.page import PAGE_NAMES, QR_MAX_BYTES, Box, new_sheet
 from rnwprint.locale import t
 from rnwprint.core.sheet import Cell, Circle, Identity, Path, Rect, Sheet, Style, Text
 
@@ -127,7 +128,7 @@ def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, la
         most_h = int(area.h // MIN_SQUARE)
         raise TowerError(
             f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} squares across and "
-            f"{tower.rows} row{'s' if tower.rows > 1 else ''}, so squares would be {side:.1f} mm on {page.upper()} (at least {MIN_SQUARE:g} mm "
+            f"{tower.rows} row{'s' if tower.rows > 1 else ''}, so squares would be {math.floor(side * 10) / 10:.1f} mm on {PAGE_NAMES[page]} (at least {MIN_SQUARE:g} mm "
             f"hold two digits); at most {most_w} squares across and {most_h} rows fit", "tower")
     _tower(sheet, tower, area, side, lang)
     return sheet

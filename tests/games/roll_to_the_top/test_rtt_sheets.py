@@ -210,12 +210,15 @@ def test_towers_template_refuses_an_id_used_twice(tmp_path, monkeypatch):
 
 
 def test_too_big_tower_is_refused_with_its_extent():
-    # A4's 190 mm less the ground line's 4 mm at each side: 182 / 30 = 6.07 mm, 182 // 7 = 26
+    # A4's 190 mm less the ground line's 4 mm at each side: 182 / 30 = 6.07 mm, said rounded
+    # down (never "7.0 mm ... at least 7 mm" for 6.99), 182 // 7 = 26
     wide = parse_ascii("[]" * 30)
     with pytest.raises(TowerError, match=r"too big for the page: A1 to A30 span 30 squares across and 1 row, so "
-                                         r"squares would be 6\.1 mm on A4 \(at least 7 mm hold two digits\); "
+                                         r"squares would be 6\.0 mm on A4 \(at least 7 mm hold two digits\); "
                                          r"at most 26 squares across and 27 rows fit$"):
         build_tower(wide, "en", "a4")
+    with pytest.raises(TowerError, match=r"squares would be 6\.4 mm on Letter \("):
+        build_tower(parse_ascii("[]" * 29), "en", "letter")
 
 
 def test_white_die_legend_draws_its_six_faces():
