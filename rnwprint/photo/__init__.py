@@ -1,7 +1,7 @@
 """Reading phone photos of printed sheets: locating the page, reading the cells, digit/mark classifier."""
 
 from rnwprint.core.errors import RnwError
-from rnwprint.core.report import ADVISED_PX_PER_MM, light_text
+from rnwprint.core.report import ADVISED_PX_PER_MM, decimal, light_text
 from rnwprint.locale import t
 
 #: what reading a photo needs beyond rnwprint's own dependencies (the `photo` extra)
@@ -31,7 +31,7 @@ def coarse_advice(px_per_mm: float, lang: str = "en") -> str:
     """What to do next time about a photo that sees the page at `px_per_mm`, or "" if nothing."""
     if not too_coarse(px_per_mm):
         return ""
-    return t(lang, "audit.coarse_photo", px=f"{px_per_mm:.1f}", good=f"{ADVISED_PX_PER_MM:.0f}")
+    return t(lang, "audit.coarse_photo", px=decimal(px_per_mm, ".1f", lang), good=f"{ADVISED_PX_PER_MM:.0f}")
 
 
 def light_advice(light: dict[str, int], lang: str = "en") -> str:

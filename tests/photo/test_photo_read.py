@@ -4,10 +4,12 @@ it back, audit it. What is read wrong is flagged for a person to check."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 
 import cv2
 import numpy as np
+
 import pytest
 
 from rnwprint.core.entries import CROSSED, Entries, Guarded
@@ -241,6 +243,8 @@ def test_a_photo_too_coarse_to_read_well_says_so(megapixels, coarse, cli, tmp_pa
     assert read.code == 0
     assert ("px/mm" in read.err) == coarse
     assert ("# Nota: En la foto, la hoja tiene" in (tmp_path / "read.toml").read_text()) == coarse  # a Spanish sheet
+    if coarse:  # its decimals as Spanish writes them, as the audit's report says them
+        assert re.search(r"la hoja tiene \d,\d px/mm", (tmp_path / "read.toml").read_text())
     audited = cli("audit", path, "--lang", "es")
     assert ("acércate" in audited.out) == coarse
     assert ("lo escrito se lee bien desde 4 px/mm" in audited.out) == coarse  # the advised resolution, with its unit
