@@ -33,6 +33,8 @@ class OutputPath(click.ParamType):
             return value
         if not value:
             self.fail("empty output path: name a file", param, ctx)
+        if not value.strip():
+            self.fail(f"{value!r}: only spaces: name a file", param, ctx)
         if value.endswith(("/", os.sep)):
             self.fail(f"{value}: ends with a slash, so names a folder: name a file inside it", param, ctx)
         path = pathlib.Path(value)
@@ -107,8 +109,9 @@ class _SharedLine:
 
 
 # extensions that name a format: a file so named must hold that format
-_NAMED_FORMATS = {"pdf", "svg", "png", "jpg", "jpeg", "gif", "webp", "tif", "tiff", "bmp", "heic", "eps", "ps",
-                  "toml", "json", "txt", "csv", "html", "xml", "yaml", "yml"}
+_NAMED_FORMATS = {"pdf", "svg", "svgz", "png", "jpg", "jpeg", "gif", "webp", "avif", "tif", "tiff", "bmp", "heic",
+                  "eps", "ps", "toml", "json", "txt", "csv", "html", "xml", "yaml", "yml", "md", "doc", "docx", "odt",
+                  "rtf", "zip", "gz", "tgz", "bz2", "xz"}
 
 
 def _format_of(target: pathlib.Path | None, given: str | None, formats, default: str, option: str = "-o") -> str:

@@ -511,3 +511,18 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly_with_141():
     proc.stdout.close()
     assert proc.wait(timeout=60) == 141
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize("command", [("sheet", "twenty-one"), ("roll", "rolling-america", "--seed", "3")])
+def test_an_output_name_of_spaces_only_is_refused(cli, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    result = cli(*command, "-o", "  ")
+    assert result.code == 2 and result.err.strip().endswith("'  ': only spaces: name a file")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name, ext", [("x.svgz", "svgz"), ("x.tar.gz", "gz"), ("x.docx", "docx")])
+def test_a_name_of_another_format_is_refused_not_written_as_a_pdf(cli, tmp_path, name, ext):
+    result = cli("sheet", "twenty-one", "-o", tmp_path / name)
+    assert result.code == 2 and f"a .{ext} name, but this writes PDF, SVG or PNG" in result.err
+    assert list(tmp_path.iterdir()) == []
