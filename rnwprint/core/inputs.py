@@ -25,4 +25,6 @@ def cannot_read(e: OSError, path) -> str:
     shell passes it on as it is, and so does a Windows prompt) is said to be one."""
     if isinstance(e, FileNotFoundError) and any(c in str(path) for c in "*?["):
         return "no file matches this pattern"
+    if isinstance(e, FileNotFoundError) and str(path) == "-":
+        return "no file of that name; standard input is not read here: give the file's name (./- for a file named -)"
     return f"cannot read file: {e.strerror or e}"

@@ -71,3 +71,12 @@ def test_audit_of_a_folder_audits_its_typed_in_sheets(cli, tmp_path):
     reports = [json.loads(line) for line in out.out.splitlines()]
     assert [r["variant"] for r in reports] == ["A", "B"]
     assert out.code == 1  # b's 7 is no die's value
+
+
+@pytest.mark.parametrize("command", ["audit", "read"])
+def test_a_dash_for_a_file_says_standard_input_is_not_read(cli, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    result = cli(command, "-")
+    assert result.code == 2
+    assert result.err == ("rnwprint: -: no file of that name; standard input is not read here: give the file's name "
+                          "(./- for a file named -)\n")
