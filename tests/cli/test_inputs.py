@@ -1,5 +1,6 @@
 """What `read` and `audit` are given: a folder is read as the photos (and, for `audit`, the
 typed-in sheets) in it, a pattern no shell expanded as its matches, a PDF as its pages."""
+
 from __future__ import annotations
 
 import json
