@@ -17,6 +17,7 @@ from rnwprint.core.inputs import cannot_read, open_input
 TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
 MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
+MAX_PROBLEMS = 20  # a file's problems said, one line each; the rest counted
 MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
 CROSSED = "X"
 # ASCII digits only (int() would also take "٦" or "６"); "5.0" as 5.0 is taken: a spreadsheet's export
@@ -345,6 +346,8 @@ def parse_entries(path: str | pathlib.Path, data: dict, game) -> Entries:
         entries.totals = _whole_numbers(data, "totals", game.totals, problems, blank_ok=True)
 
     if problems:
+        if len(problems) > MAX_PROBLEMS:  # a file of thousands of wrong keys: the first say enough
+            problems = [*problems[:MAX_PROBLEMS], f"... and {len(problems) - MAX_PROBLEMS:,} more problems like these"]
         raise RnwError("\n".join(f"{printable(source)}: {p}" for p in problems))
     return entries
 

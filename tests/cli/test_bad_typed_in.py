@@ -366,3 +366,26 @@ def test_a_number_with_a_fraction_is_still_refused(cli, write, typed):
     result = cli("audit", path)
     assert result.code == 2 and result.out == ""
     assert one_line(result) == f'rnwprint: {path}: cells.AK: {typed.strip(chr(34))!r} is not a whole number, "X" or "(n)"'
+
+
+def test_thousands_of_problems_are_said_twenty_lines_and_a_count(cli, write):
+    path = write("many.toml", 'game = "twenty-one"\n[cells]\n' + "".join(f"Z{i} = 1\n" for i in range(5000)))
+    result = cli("audit", path)
+    lines = result.err.splitlines()
+    assert result.code == 2 and len(lines) == 21
+    assert lines[0] == f"rnwprint: {path}: cells.Z0: unknown cell id for twenty-one A"
+    assert lines[-1] == f"rnwprint: {path}: ... and 4,980 more problems like these"
+
+
+def test_a_shuffled_catan_map_takes_ascii_digits_only(cli, tmp_path):
+    result = cli("sheet", "catan", "--variant", "map-\u0663", "-o", tmp_path / "x.pdf")  # an Arabic-Indic 3
+    assert result.code == 2 and "unknown variant 'map-\u0663' for catan" in result.err
+    assert cli("sheet", "catan", "--variant", "map-3", "-o", tmp_path / "x.pdf").code == 0
+
+
+def test_a_sheet_given_as_the_game_log_says_which_is_which(cli, write):
+    sheet = write("s.toml", 'game = "rolling-america"\n[cells]\nAK = 3\n')
+    result = cli("audit", sheet, "--log", sheet)
+    assert result.code == 2 and result.out == ""
+    assert result.err == (f"rnwprint: {sheet}: a typed-in sheet, not a game log (as rnwprint roll -o writes): give "
+                          "the sheet first and the log after --log\n")

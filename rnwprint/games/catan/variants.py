@@ -9,7 +9,7 @@ import re
 from rnwprint.core.sheet import Identity, Sheet
 from rnwprint.games.catan import LAYOUT_VERSION, NAME, geometry, sheets
 
-_SEEDED = re.compile(r"^map-(\d{1,9})$", re.IGNORECASE)
+_SEEDED = re.compile(r"^map-([0-9]{1,9})$", re.IGNORECASE)  # ASCII digits: \d takes "٣" too
 
 
 def seed_of(variant: str) -> int | None:

@@ -255,6 +255,9 @@ def load_log(path: str | pathlib.Path, board: Board) -> GameLog:
     """Read and check a game log (TOML or JSON); every input problem is reported at once."""
     source = str(path)
     data = load_document(path)
+    if "cells" in data and "turn" not in data:
+        raise RnwError("a typed-in sheet, not a game log (as rnwprint roll -o writes): give the sheet first and "
+                       "the log after --log", source)
     problems: list[str] = []
     _unknown_keys(data, LOG_KEYS, problems, "")
     game = data.get("game")
