@@ -68,16 +68,24 @@ def decode_text(raw: bytes, where: str, what: str) -> str:
     if len(raw) > MAX_TEXT_BYTES:
         raise RnwError(f"larger than {MAX_TEXT_BYTES:,} bytes: too large for {what}", where)
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise RnwError(_not_utf8(raw, e.start, what), where) from None
+    if "\x00" in text:  # valid UTF-8, but no text editor writes NUL: UTF-16 or -32 without its mark
+        raise RnwError(_not_utf8(raw, text.index("\x00"), what), where)
+    return text
 
 
 def _not_utf8(raw: bytes, at: int, what: str) -> str:
     """Why bytes that are not UTF-8 are refused: text in another encoding (UTF-16, Latin-1 or
     Windows-1252, as older editors save Spanish) is told apart from a file that is no text."""
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return f"UTF-32 text: save the {what} file as UTF-8"
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return f"UTF-16 text: save the {what} file as UTF-8"
+    pairs = raw[: len(raw) // 2 * 2]
+    if pairs and (pairs[1::2].count(0) > len(pairs) // 4 or pairs[0::2].count(0) > len(pairs) // 4):
+        return f"UTF-16 text without its byte order mark: save the {what} file as UTF-8"
     if b"\x00" not in raw:
         line = raw.count(b"\n", 0, at) + 1
         column = at - (raw.rfind(b"\n", 0, at) + 1) + 1

@@ -389,3 +389,16 @@ def test_a_sheet_given_as_the_game_log_says_which_is_which(cli, write):
     assert result.code == 2 and result.out == ""
     assert result.err == (f"rnwprint: {sheet}: a typed-in sheet, not a game log (as rnwprint roll -o writes): give "
                           "the sheet first and the log after --log\n")
+
+
+@pytest.mark.parametrize("data, says", [
+    ('game = "twenty-one"\n'.encode("utf-16-le"), "UTF-16 text without its byte order mark"),
+    ('game = "twenty-one"\n'.encode("utf-16-be"), "UTF-16 text without its byte order mark"),
+    ('game = "twenty-one"\n'.encode("utf-32"), "UTF-32 text"),
+    (b'game = "twenty-one"\n\x00\n', "not a text file (expected UTF-8 TOML or JSON)"),
+])
+def test_text_in_another_encoding_or_with_nul_bytes_says_what_it_is(cli, tmp_path, data, says):
+    path = tmp_path / "sheet.toml"
+    path.write_bytes(data)
+    result = cli("audit", path)
+    assert result.code == 2 and one_line(result).startswith(f"rnwprint: {path}: {says}")
