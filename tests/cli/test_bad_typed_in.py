@@ -242,7 +242,7 @@ def test_audit_of_toml_with_a_nul_byte_is_one_line(cli, tmp_path):
     path = tmp_path / "nul.toml"
     path.write_bytes(b'game = "twenty-one"\x00\n')
     result = cli("audit", path)
-    assert result.code == 2 and "malformed TOML" in one_line(result)
+    assert result.code == 2 and one_line(result) == f"rnwprint: {path}: not a text file (expected UTF-8 TOML or JSON)"
 
 
 @pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="needs /dev/fd")
