@@ -137,3 +137,9 @@ def test_bench_light_reads_grainy_photos_with_and_without_the_grain_check():
     # the grain check flags what grain makes unreadable: at most one of 97 cells stays wrong
     # unflagged (BENCHMARKS: 14 of 999 at noise 25), against 10 without the check
     assert silent() <= 1 and silent("--no-grain") >= 5
+
+
+def test_bench_finger_counts_the_numbers_a_fingertip_hides():
+    out = run("bench_finger.py", "--photos", "2")
+    assert re.search(r"^2 photos with a fingertip read \(0 refused\): \d+ numbers read otherwise without a flag, "
+                     r"\d+ flagged$", out, re.M)
