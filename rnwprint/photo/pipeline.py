@@ -129,18 +129,22 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
 
 
 def _outside_flagged(reads: dict[str, CellRead], sheet: Sheet, fix: PageFix) -> dict[str, CellRead]:
-    """`reads` with every cell whose box the photo does not hold whole (a corner of the page
-    left out of it: three markers found) flagged, whatever was read of it: what lies beyond
-    the photo's edge is not known (and shows as white, not as too bright a light)."""
+    """`reads` with every cell whose box (grown by OUTSIDE_MM) the photo does not hold whole (a
+    corner of the page left out of it: three markers found) flagged, whatever was read of it:
+    what lies beyond the photo's edge is not known (and shows as white, not as too bright a
+    light)."""
+    ids = list(sheet.cells)
+    m = OUTSIDE_MM
+    boxes = np.array([sheet.cells[cid].bounds for cid in ids], np.float64).reshape(-1, 4)
+    corners = fix.to_image(np.stack([boxes[:, [0, 1]] + (-m, -m), boxes[:, [2, 1]] + (m, -m),
+                                     boxes[:, [2, 3]] + (m, m), boxes[:, [0, 3]] + (-m, m)], axis=1)).reshape(-1, 4, 2)
     w, h = fix.image_size
-    outside = {}
-    for cid, cell in sheet.cells.items():
-        x0, y0, x1, y1 = cell.bounds
-        corners = fix.to_image([(x0 - OUTSIDE_MM, y0 - OUTSIDE_MM), (x1 + OUTSIDE_MM, y0 - OUTSIDE_MM),
-                                (x1 + OUTSIDE_MM, y1 + OUTSIDE_MM), (x0 - OUTSIDE_MM, y1 + OUTSIDE_MM)])
-        if not ((corners >= 0).all() and (corners[:, 0] <= w - 1).all() and (corners[:, 1] <= h - 1).all()):
-            outside[cid] = replace(reads[cid], unsure=True, why=OUTSIDE, light="outside")
-    return {**reads, **outside} if outside else reads
+    x, y = corners[..., 0], corners[..., 1]
+    out = ~((x >= 0) & (x <= w - 1) & (y >= 0) & (y <= h - 1)).all(axis=1)
+    if not out.any():
+        return reads
+    return {**reads, **{cid: replace(reads[cid], unsure=True, why=OUTSIDE, light="outside")
+                        for cid, o in zip(ids, out) if o}}
 
 
 def _locate(image: np.ndarray, where: str) -> tuple[np.ndarray, PageFix, bool]:
