@@ -113,14 +113,16 @@ def _outline_hidden(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: C
     window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
     if window.size == 0:
         return 0.0
-    ys, xs = np.mgrid[r0:r1, c0:c1].astype(np.float32)
     pad = OUTLINE_PAD_MM * px_per_mm
-    left, top, right, bottom = (v * px_per_mm for v in (x0, y0, x1, y1))
-    inside = (xs >= left - pad) & (xs <= right + pad) & (ys >= top - pad) & (ys <= bottom + pad)
-    edge = np.minimum(np.minimum(np.abs(xs - left), np.abs(xs - right)), np.minimum(np.abs(ys - top), np.abs(ys - bottom)))
-    outline = inside & (edge <= pad) & (raw[r0:r1, c0:c1] > 0)
+    left, top, right, bottom = (v * px_per_mm for v in (x0 - c0 / px_per_mm, y0 - r0 / px_per_mm,
+                                                        x1 - c0 / px_per_mm, y1 - r0 / px_per_mm))
+    band = np.zeros(window.shape, bool)  # within pad of the box's edges
+    band[max(int(top - pad), 0):int(bottom + pad) + 1, max(int(left - pad), 0):int(right + pad) + 1] = True
+    band[int(top + pad) + 1:int(bottom - pad), int(left + pad) + 1:int(right - pad)] = False
+    outline = band & (raw[r0:r1, c0:c1] > 0)
     if not outline.any():
         return 0.0
+
     def contrast(image: np.ndarray) -> np.ndarray:  # each outline pixel against the lightest beside it
         beside = cv2.dilate(image, np.ones((reach, reach), np.uint8))[outline].astype(np.float32)
         return 1 - image[outline] / np.maximum(beside, 1)
