@@ -77,12 +77,7 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
     (1 but in clipped paper). The paper is the
     90th percentile of the box and a margin of LIGHT_MARGIN_MM; the print, the 10th
     percentile of the printed pixels there (grey: the sheet as drawn, 255 = white)."""
-    x0, y0, x1, y1 = cell.bounds
-    m, (dy, dx) = LIGHT_MARGIN_MM, shift
-    c0, r0 = max(int(round((x0 - m) * px_per_mm)), 0, -dx), max(int(round((y0 - m) * px_per_mm)), 0, -dy)
-    c1 = min(int(round((x1 + m) * px_per_mm)), raw.shape[1], page.shape[1] - dx)
-    r1 = min(int(round((y1 + m) * px_per_mm)), raw.shape[0], page.shape[0] - dy)
-    window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
+    (r0, r1, c0, c1), window = _around(page, raw, cell, px_per_mm, shift)
     if window.size == 0:
         return "", 1.0
     if _rank_below(window, 0.9, BRIGHT_PAPER):  # paper not clipped (most photos: no need to rank it)
@@ -100,22 +95,29 @@ def _exposure(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, p
     return "bright" if over > MAX_OVER else "faded", gain
 
 
-def _outline_hidden(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,
-                    shift: tuple[int, int]) -> float:
-    """The share of the box's outline (see COVERED) that does not stand out from the paper
-    beside it (the lightest pixel within OUTLINE_PAD_MM) by half the contrast it is drawn with:
-    a shadow dims line and paper alike, a blob over both leaves no contrast."""
+def _around(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
+            shift: tuple[int, int]) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """The box and a margin of LIGHT_MARGIN_MM round it, as rows and columns (r0, r1, c0, c1) of
+    the print (`raw`), and that part of the page where the box was found (`shift` from there)."""
     x0, y0, x1, y1 = cell.bounds
     m, (dy, dx) = LIGHT_MARGIN_MM, shift
     c0, r0 = max(int(round((x0 - m) * px_per_mm)), 0, -dx), max(int(round((y0 - m) * px_per_mm)), 0, -dy)
     c1 = min(int(round((x1 + m) * px_per_mm)), raw.shape[1], page.shape[1] - dx)
     r1 = min(int(round((y1 + m) * px_per_mm)), raw.shape[0], page.shape[0] - dy)
-    window = page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
+    return (r0, r1, c0, c1), page[r0 + dy:r1 + dy, c0 + dx:c1 + dx]
+
+
+def _outline_hidden(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,
+                    shift: tuple[int, int]) -> float:
+    """The share of the box's outline (see COVERED) that does not stand out from the paper
+    beside it (the lightest pixel within OUTLINE_PAD_MM) by half the contrast it is drawn with:
+    a shadow dims line and paper alike, a blob over both leaves no contrast."""
+    (r0, r1, c0, c1), window = _around(page, raw, cell, px_per_mm, shift)
     if window.size == 0:
         return 0.0
     pad = OUTLINE_PAD_MM * px_per_mm
-    left, top, right, bottom = (v * px_per_mm for v in (x0 - c0 / px_per_mm, y0 - r0 / px_per_mm,
-                                                        x1 - c0 / px_per_mm, y1 - r0 / px_per_mm))
+    x0, y0, x1, y1 = cell.bounds
+    left, top, right, bottom = x0 * px_per_mm - c0, y0 * px_per_mm - r0, x1 * px_per_mm - c0, y1 * px_per_mm - r0
     band = np.zeros(window.shape, bool)  # within pad of the box's edges
     band[max(int(top - pad), 0):int(bottom + pad) + 1, max(int(left - pad), 0):int(right + pad) + 1] = True
     band[int(top + pad) + 1:int(bottom - pad), int(left + pad) + 1:int(right - pad)] = False

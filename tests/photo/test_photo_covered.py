@@ -103,3 +103,27 @@ def test_a_clear_photo_flags_no_box_as_covered(finger_photos):
     _, clear, _ = finger_photos
     assert "covered" not in clear.light
     assert not any(r.why == COVERED_WHY for r in clear.reads.values())
+
+
+@pytest.mark.parametrize("erased, hidden", [("band", (0.9, 1.0)), ("all but the band", (0.0, 0.1))])
+def test_only_the_print_along_the_box_s_edges_counts_as_its_outline(sheet, erased, hidden):
+    """The print erased (paper white) in the band within 0.3 mm of TX's edges, or everywhere
+    round it but that band (the map's borders beside the box): only the band counts."""
+    page, raw, grey = drawn_page(sheet)
+    x0, y0, x1, y1 = (v * 6.0 for v in sheet.cells["TX"].bounds)
+    band = np.zeros(page.shape, bool)
+    near = int(0.3 * 6.0)
+    band[int(y0) - near:int(y1) + near + 1, int(x0) - near:int(x1) + near + 1] = True
+    band[int(y0) + near + 1:int(y1) - near, int(x0) + near + 1:int(x1) - near] = False
+    page[band if erased == "band" else ~band] = 255
+    share = _outline_hidden(page, raw, grey, sheet.cells["TX"], 6.0, (0, 0))
+    assert hidden[0] <= share <= hidden[1]
+
+
+@pytest.mark.parametrize("faded, hidden", [(0.4, True), (0.6, False)])
+def test_an_outline_is_seen_from_half_the_contrast_it_is_drawn_with(sheet, faded, hidden):
+    """The print round TX kept at `faded` of its contrast with the paper: under half, hidden."""
+    page, raw, grey = drawn_page(sheet)
+    page = (255 - (255 - page.astype(np.float32)) * faded).astype(np.uint8)
+    share = _outline_hidden(page, raw, grey, sheet.cells["TX"], 6.0, (0, 0))
+    assert share > 0.9 if hidden else share < 0.1
