@@ -58,7 +58,7 @@ class PhotoRead:
     @property
     def light(self) -> dict[str, int]:
         """Cells the photo's light left unreadable for sure: {"dark": n, "bright": n}, or {};
-        cells partly outside the photo count as "outside"."""
+        cells under something (a finger) count as "covered", partly outside the photo as "outside"."""
         counts: dict[str, int] = {}
         for r in self.reads.values():
             if r.light:
