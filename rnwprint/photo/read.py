@@ -153,6 +153,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
+                if light == "covered" and (ringed or why == BIG_CIRCLE_WHY):
+                    light = ""  # the pen's circle round the box, not a finger, hides its outline
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
