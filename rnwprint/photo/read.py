@@ -154,7 +154,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
                 if light == "covered" and (ringed or why == BIG_CIRCLE_WHY):
-                    light = ""  # the pen's circle round the box, not a finger, hides its outline
+                    # the pen's circle round the box, not a finger, hides its outline (a ring's
+                    # grain is left "grainy": a ring of noise round a number looks the same)
+                    light = ""
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)

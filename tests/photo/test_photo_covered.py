@@ -11,7 +11,6 @@ import pytest
 from PIL import Image, ImageDraw, ImageFilter
 from support import synth
 
-from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
 from rnwprint.photo import light
 from rnwprint.photo.light import LIGHT_WHY, _outline_hidden
@@ -129,16 +128,3 @@ def test_an_outline_is_seen_from_half_the_contrast_it_is_drawn_with(sheet, faded
     share = _outline_hidden(page, raw, grey, sheet.cells["TX"], 6.0, (0, 0))
     assert share > 0.9 if hidden else share < 0.1
 
-
-def test_a_guard_circle_round_the_box_is_no_finger(tmp_path):
-    """In a 2 MP photo a pen circle drawn round the box blurs into its outline and hides it as
-    a fingertip would; the circle, found round the box, explains it: no cell is flagged covered
-    (before, 4 of this photo's 17 circled numbers were)."""
-    sheet = GAMES["rolling-america"].build("us", "es", "a4")
-    marks = synth.random_marks(sheet, 8048, share=0.6, crosses=0.05, circled=0.4)
-    (tmp_path / "circled.jpg").write_bytes(synth.make_photo(sheet, marks, seed=8048, megapixels=2.0))
-    result = read_photo(tmp_path / "circled.jpg")
-    assert "covered" not in result.light
-    for cid in ("ID", "UT", "IA", "PA"):
-        assert isinstance(marks[cid], Guarded)
-        assert result.reads[cid].why != COVERED_WHY and isinstance(result.reads[cid].value, Guarded)
