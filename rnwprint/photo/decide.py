@@ -24,6 +24,10 @@ WHY_SHORT = "one digit much shorter than the other"
 WHY_GUESS = "best guess {} sure"  # the confidence, as 62%
 WHY_FAINT = "faint marks"
 WHY_FAINT_TICK = "faint tick"
+#: the rules guard numbers only ("Encierra el número en un círculo para indicar que está
+#: resguardado"): an X read inside a guard circle may be a number misread, its circle dropped;
+#: it is read X, flagged
+WHY_CIRCLED_X = "an X in a circle: only a number is guarded; is it a number?"
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,9 @@ def _decide(cell: Cell, p: np.ndarray, circled: bool, apart: bool, short: tuple[
         else:
             value, confidence = pair, AMBIGUOUS * pair_confidence
             why = pair_why or (WHY_ONE_OR_TWO if single_confidence > ONE_OR_TWO else "")
-    if circled and value != CROSSED:
+    if circled and value == CROSSED:
+        why = WHY_CIRCLED_X
+    elif circled:
         value = Guarded(value)
     if confidence < digits.UNSURE_BELOW:
         why = WHY_GUESS.format(f"{confidence:.0%}")

@@ -13,7 +13,7 @@ import re
 from rnwprint.locale import t
 from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_WHY,
                                     SMALL_CIRCLE_WHY)
-from rnwprint.photo.decide import (WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
+from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import DAMAGED, OUTSIDE
 from rnwprint.photo.read import WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
@@ -31,6 +31,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     WHY_GUESS: "reasons.guess",
     WHY_FAINT: "reasons.faint",
     WHY_FAINT_TICK: "reasons.faint_tick",
+    WHY_CIRCLED_X: "reasons.circled_x",
     WHY_NETWORKS: "reasons.networks",
     WHY_WHOLE: "reasons.whole",
     WHY_CUT: "reasons.cut",

@@ -191,16 +191,18 @@ def test_a_ring_is_ink_on_the_rim_in_at_least_14_of_24_directions_three_pixels_e
     assert not photo_read._rings(ink(range(24), out=False))
 
 
-def test_a_circled_cross_is_a_cross_and_a_circled_number_is_guarded():
+def test_a_circled_cross_is_a_cross_flagged_and_a_circled_number_is_guarded():
     """The circle comes off and the X inside is read: a crossed-out cell (a guard guards a
-    number, an X is no score). The same circle round a 3 guards the 3."""
+    number, an X is no score), flagged: its circle is not dropped silently, the X may be a
+    guarded number misread. The same circle round a 3 guards the 3, unflagged."""
     crop = ring_crop(360, "X")
     ink, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
     assert circled
     map_box = Cell("WA", ((0, 0), (7, 0), (7, 7), (0, 7)), low=1, high=6)
     read = photo_read._decide(map_box, digits.probabilities([ink]), circled, False)
-    assert read.value == CROSSED and not read.unsure
-    assert photo_read._decide(map_box, sure_of("3", 0.95, "8"), True, False).value == Guarded(3)
+    assert read.value == CROSSED and read.unsure and read.why == photo_read.WHY_CIRCLED_X
+    three = photo_read._decide(map_box, sure_of("3", 0.95, "8"), True, False)
+    assert three.value == Guarded(3) and not three.unsure
 
 
 def test_the_number_inside_is_taken_by_the_first_cut_that_leaves_some():
