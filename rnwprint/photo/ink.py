@@ -25,6 +25,7 @@ TICK_EDGE = 1.5  # photo pixels along a tick box's edges left out (see _share_in
 #: so ink is only what is GRAIN_TIMES times darker than that.
 GRAIN_RANK, GRAIN_TIMES = 0.25, 4.0
 GRAIN_SAMPLE = 600
+PRINT_EDGE_MM = 0.25  # see _off_print
 GRAIN_SPREAD = 2.0  # a cell's grain is within this many times the median cell's (read.separate)
 
 
@@ -36,11 +37,7 @@ def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     Pen strokes are thin and dark; shadows and light gradients are broad. A closing with a
     brush wider than a stroke paints the strokes over with the paper around them and keeps
     the edges of shadows, so (closed - photo) / closed is the ink alone, in any light."""
-    x0, y0, x1, y1 = cell.bounds
-    c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
-    c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
-    c0, r0 = max(c0, 0), max(r0, 0)
-    c1, r1 = max(c1, c0), max(r1, r0)
+    r0, r1, c0, c1 = _cell_crop(cell, px_per_mm)
     margin = int(2 * px_per_mm)
     dy, dx = shift
     b0, a0 = max(r0 + dy - margin, 0), max(c0 + dx - margin, 0)
@@ -55,6 +52,28 @@ def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     parts = of_print(raw, ("parts", r0, r1, c0, c1), lambda: _print_parts(raw[r0:r1, c0:c1], printed[r0:r1, c0:c1]))
     _take_print_away(dark, raw[r0:r1, c0:c1], printed[r0:r1, c0:c1], parts)
     return dark
+
+
+def _cell_crop(cell: Cell, px_per_mm: float) -> tuple[int, int, int, int]:
+    """The rows and columns (r0, r1, c0, c1; ends excluded) of the page a cell's crop takes:
+    its box, BORDER_MM in from the printed outline."""
+    x0, y0, x1, y1 = cell.bounds
+    c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
+    c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
+    c0, r0 = max(c0, 0), max(r0, 0)
+    return r0, max(r1, r0), c0, max(c1, c0)
+
+
+def _off_print(ink: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
+    """`ink` of a cell less what lies within PRINT_EDGE_MM of its print (a cell id's edges, blurred
+    past the print taken away, leave specks there in a blank cell)."""
+    r0, r1, c0, c1 = _cell_crop(cell, px_per_mm)
+    near = printed[r0:r1, c0:c1]
+    if not near.any():
+        return ink
+    reach = 2 * int(round(PRINT_EDGE_MM * px_per_mm)) + 1
+    near = cv2.dilate(near, np.ones((reach, reach), np.uint8))
+    return np.where(near > 0, 0, ink)
 
 
 @functools.cache

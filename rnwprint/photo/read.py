@@ -23,7 +23,7 @@ from rnwprint.photo.decide import (  # noqa: F401
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
-    _darkness, _grain, _ink, _share_inside, _take_print_away)
+    _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     COVERED, PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank, _outline_hidden)
@@ -127,7 +127,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
-            unsure = share > UNSURE_BLANK[0]
+            unsure = share > UNSURE_BLANK[0] and cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
             read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
                             WHY_FAINT if unsure else "")
         else:
