@@ -127,7 +127,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
-            unsure = share > UNSURE_BLANK[0] and cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
+            # faint marks, unless most of them are the blurred edge of the box's printed id
+            unsure = share > UNSURE_BLANK[0] and \
+                cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
             read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
                             WHY_FAINT if unsure else "")
         else:

@@ -127,4 +127,3 @@ def test_an_outline_is_seen_from_half_the_contrast_it_is_drawn_with(sheet, faded
     page = (255 - (255 - page.astype(np.float32)) * faded).astype(np.uint8)
     share = _outline_hidden(page, raw, grey, sheet.cells["TX"], 6.0, (0, 0))
     assert share > 0.9 if hidden else share < 0.1
-
