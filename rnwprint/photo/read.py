@@ -155,14 +155,19 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
-                if light == "covered" and (ringed or why == BIG_CIRCLE_WHY):
-                    # the pen's circle round the box, not a finger, hides its outline (a ring's
-                    # grain is left "grainy": a ring of noise round a number looks the same)
-                    light = ""
+                light = _after_circle(light, ringed, why)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, written
+
+
+def _after_circle(light: str, ringed: bool, why: str) -> str:
+    """A written cell's light verdict once its guard circle is looked for: a circle round the
+    box (`ringed`: ink round its edge; or arcs across its corners) hides the box's outline as a
+    finger over it would, so it is not "covered"; a ring's "grainy" stays (a ring of noise
+    round a number looks the same as a pen's)."""
+    return "" if light == "covered" and (ringed or why == BIG_CIRCLE_WHY) else light
 
 
 def _grown(cell: Cell, mm: float) -> Cell:
