@@ -57,6 +57,8 @@ def photos(seeds, folder: pathlib.Path, handwriting=None):
 
 def figures(rows) -> str:
     n = len(rows)
+    if not n:
+        return "no cells"
     right = sum(t == v for t, v, _, _ in rows)
     silent = sum(t != v and not u for t, v, u, _ in rows)
     flagged = sum(u for _, _, u, _ in rows)

@@ -143,3 +143,11 @@ def test_bench_finger_counts_the_numbers_a_fingertip_hides():
     out = run("bench_finger.py", "--photos", "2")
     assert re.search(r"^2 photos with a fingertip read \(0 refused\): \d+ numbers read otherwise without a flag, "
                      r"\d+ flagged$", out, re.M)
+
+
+def test_bench_circled_reads_photos_full_of_circled_numbers():
+    """Two photos (Rolling America, then Rolling España), a third of their boxes circled."""
+    out = run("bench_circled.py", "--photos", "2")
+    circled = re.search(r"^circled: (\d+) cells: right ([\d.]+)%", out, re.M)
+    assert circled and int(circled[1]) > 10 and float(circled[2]) > 80
+    assert "circled cells flagged, by reason:" in out and "2 photos (seeds 8000-8001)" in out
