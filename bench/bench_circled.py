@@ -91,8 +91,8 @@ def main() -> None:
     for kind in ("circled", "plain", "crosses"):
         print(f"{kind}: {figures([r for (k, _), rows in kinds.items() if k == kind for r in rows])}")
         for megapixels in MEGAPIXELS:
-            if kinds[kind, megapixels]:
-                print(f"  {megapixels:4.0f} MP: {figures(kinds[kind, megapixels])}")
+            if rows := kinds.get((kind, megapixels)):
+                print(f"  {megapixels:4.0f} MP: {figures(rows)}")
     reasons = collections.Counter(re.sub(r"\d+", "N", part) for (k, _), rows in kinds.items() if k == "circled"
                                   for _, _, unsure, why in rows if unsure for part in why.split("; "))
     print("circled cells flagged, by reason:")

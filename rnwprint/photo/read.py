@@ -18,7 +18,7 @@ from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
     _big_circle, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
-    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_CIRCLED_X, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
+    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead,
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401

@@ -12,6 +12,7 @@ from rnwprint.core.entries import CROSSED, Guarded
 from rnwprint.core.sheet import Cell
 from rnwprint.photo import digits
 from rnwprint.photo import read as photo_read
+from rnwprint.photo.decide import WHY_CIRCLED_X
 
 
 def ring_crop(sweep_deg: float, inside_drawn: str | None) -> np.ndarray:
@@ -200,7 +201,7 @@ def test_a_circled_cross_is_a_cross_flagged_and_a_circled_number_is_guarded():
     assert circled
     map_box = Cell("WA", ((0, 0), (7, 0), (7, 7), (0, 7)), low=1, high=6)
     read = photo_read._decide(map_box, digits.probabilities([ink]), circled, False)
-    assert read.value == CROSSED and read.unsure and read.why == photo_read.WHY_CIRCLED_X
+    assert read.value == CROSSED and read.unsure and read.why == WHY_CIRCLED_X
     three = photo_read._decide(map_box, sure_of("3", 0.95, "8"), True, False)
     assert three.value == Guarded(3) and not three.unsure
 

@@ -1,6 +1,7 @@
 """A guard circle is pen ink round the box: in a coarse photo it blurs into the box's outline,
 hiding it as a finger over the box would. That is not the light's doing: a circled number is
-not flagged "covered" for its own circle."""
+not flagged "covered" for its own circle. Its "grainy" flag stays: a ring of noise looks the
+same."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from support import synth
 
 from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
-from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.circles import BIG_CIRCLE_WHY, SMALL_CIRCLE_WHY
+from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import read_photo
 from rnwprint.photo.read import _after_circle
 
@@ -30,7 +31,6 @@ def test_a_guard_circle_round_the_box_is_no_finger(tmp_path):
     for cid in ("ID", "UT", "IA", "PA"):
         assert isinstance(marks[cid], Guarded)
         assert result.reads[cid].why != LIGHT_WHY["covered"] and isinstance(result.reads[cid].value, Guarded)
-
 
 
 def test_a_ring_s_grainy_flag_stays(tmp_path):
