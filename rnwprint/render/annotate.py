@@ -2,45 +2,65 @@
 
 from __future__ import annotations
 
+import numpy
+import shapely
+import shapely.affinity
+
 from rnwprint.core.report import Report
-from rnwprint.core.sheet import Path, Rect, Sheet, Style, Text
+from rnwprint.core.sheet import Circle, Path, Rect, Sheet, Style, Text
 from rnwprint.fonts import PT, text_span, text_width
 
 RED = "#e00000"
 LABEL_PT = 7
 GAP = 1.0  # mm between a cell and its label
+REACH = 25.0  # mm: how far from its cell a label may stand, on a leader, to hide nothing
+STEP = 1.5  # mm between the spots tried further out
+LEADER_FROM = 1.01 * GAP  # mm: a label further from its cell than this (at its corner, or further out) is drawn on a leader
+LEADER_DOT = 0.6  # mm: the radius of the dot a leader ends in, inside its cell
 ELSEWHERE_Y = 6.5  # mm: the baseline of the rules no box shows, above the corner markers
 
 
 def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
-    """A copy of `sheet` with each violation's cells outlined in red and its rule written
-    against one of them (a cell named twice is outlined once): of the spots around its cells,
-    best first (above the first cell, ...), the first that hides no other label, then no
-    printed text, then no outlined cell, then no cell, inside the page."""
+    """A copy of `sheet` with each violation's cells outlined in red and its rule written on a
+    label (a cell named twice is outlined once). Of the spots for a label, the first that hides
+    no other label, then no printed text, then no outlined cell, then no other cell, inside the
+    page: against one of its cells (above the first, below, right, left, at its corners), else the
+    nearest further out, up to REACH, on a red leader to its cell, so that which cell a label
+    names is never in doubt where cells stand close together (a map, a tower)."""
     out = Sheet(sheet.identity, sheet.width, sheet.height, sheet.title, list(sheet.items), dict(sheet.cells))
-    outlined: dict[str, tuple] = {}
+    cells = {cid: shapely.Polygon(c.polygon) for cid, c in sheet.cells.items()}
+    outlined: dict[str, shapely.Polygon] = {}
     for v in report.violations:
         for c in v.cells:
-            if c in sheet.cells and c not in outlined:
-                outlined[c] = sheet.cells[c].bounds
+            if c in cells and c not in outlined:
+                outlined[c] = cells[c]
                 out.add(Path((sheet.cells[c].polygon,), Style(stroke=RED, width=0.8)))
-    printed = [_text_box(item) for item in sheet.items if isinstance(item, Text)]
-    red = list(outlined.values())
-    cells = [c.bounds for c in sheet.cells.values()]
-    labels: list[tuple] = []
-
-    def hides(spot: tuple) -> tuple:  # what a label there would hide, the worst first
-        return (not _inside(spot, sheet), _count(spot, labels), _count(spot, printed),
-                _count(spot, red), _count(spot, cells))
-
+    printed = shapely.STRtree([shapely.box(*_text_box(item)) for item in sheet.items if isinstance(item, Text)])
+    red = shapely.STRtree(list(outlined.values()))
+    ids = list(cells)
+    every_cell = shapely.STRtree(list(cells.values()))
+    drawn: list[shapely.Geometry] = []  # the labels and leaders so far
     elsewhere: dict[str, int] = {}  # rules broken by no cell of the sheet (a score box), by count
     for v in report.violations:
-        spots = [spot for c in v.cells if c in sheet.cells for spot in _spots(sheet.cells[c].bounds, v.rule)]
-        if not spots:
+        own = [c for c in v.cells if c in cells]
+        if not own:
             elsewhere[v.rule] = elsewhere.get(v.rule, 0) + 1
             continue
-        x0, y0, x1, y1 = box = min(spots, key=hides)  # the first of the least hidden
-        labels.append(box)
+        labels, leaders = (numpy.concatenate(parts) for parts in zip(*(_spots(cells[c], v.rule) for c in own)))
+        left, top, right, bottom = shapely.bounds(labels).T
+        outside = (left < 0) | (top < 0) | (right > sheet.width) | (bottom > sheet.height)
+        earlier = shapely.STRtree(drawn)
+        skip = [ids.index(c) for c in own]
+        order = numpy.lexsort((  # the last key first
+            numpy.arange(len(labels)), _hits(every_cell, leaders, skip), _hits(every_cell, labels, skip),
+            _hits(red, labels), _hits(printed, labels), _hits(earlier, labels) + _hits(earlier, leaders), outside))
+        label, leader = labels[order[0]], leaders[order[0]]  # the first of the least hidden
+        x0, y0, x1, y1 = label.bounds
+        drawn.append(label)
+        if leader is not None:
+            drawn.append(leader)
+            out.add(Path((tuple(leader.coords),), Style(stroke=RED, width=0.35), closed=False))
+            out.add(Circle(*leader.coords[-1], LEADER_DOT, Style(fill=RED, stroke=None)))
         out.add(Rect(x0, y0, x1 - x0, y1 - y0, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
         out.add(Text((x0 + x1) / 2, y1 - 0.8, v.rule, LABEL_PT, RED, "middle", bold=True))
     if elsewhere:  # in the top margin, above the title, so that no broken rule goes unseen
@@ -49,16 +69,32 @@ def annotated_sheet(report: Report, sheet: Sheet) -> Sheet:
     return out
 
 
-def _spots(cell: tuple, rule: str) -> list[tuple]:
-    """Where a label may go touching a cell, best first: above, below, right, left, then the
-    four corners."""
-    x0, y0, x1, y1 = cell
+def _hits(tree: shapely.STRtree, shapes: numpy.ndarray, skip: list[int] = ()) -> numpy.ndarray:
+    """How many of the tree's shapes, but those at `skip`, each of `shapes` (None: none) overlaps."""
+    pairs = tree.query(shapes, predicate="intersects").reshape(2, -1)
+    return numpy.bincount(pairs[0][~numpy.isin(pairs[1], skip)], minlength=len(shapes))
+
+
+def _spots(cell: shapely.Polygon, rule: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Where a label may go (boxes), and each one's leader (None: the label is against the
+    cell), nearest the cell first, and at one distance in this order: above, below, right,
+    left, then the corners; every STEP further out up to REACH."""
+    x0, y0, x1, y1 = cell.bounds
     w, h = text_width(rule, LABEL_PT, bold=True) + 2, 3.8
     xs = {"middle": (x0 + x1 - w) / 2, "right": x1 + GAP, "left": x0 - GAP - w}
     ys = {"middle": (y0 + y1 - h) / 2, "below": y1 + GAP, "above": y0 - GAP - h}
-    return [(xs[x], ys[y], xs[x] + w, ys[y] + h) for x, y in (
-        ("middle", "above"), ("middle", "below"), ("right", "middle"), ("left", "middle"),
-        ("right", "above"), ("left", "above"), ("right", "below"), ("left", "below"))]
+    near = [(xs[x], ys[y]) for x, y in (("middle", "above"), ("middle", "below"), ("right", "middle"), ("left", "middle"),
+                                        ("right", "above"), ("left", "above"), ("right", "below"), ("left", "below"))]
+    far = numpy.meshgrid(numpy.arange(x0 - REACH - w, x1 + REACH, STEP), numpy.arange(y0 - REACH - h, y1 + REACH, STEP))
+    lefts = numpy.concatenate([[x for x, _ in near], far[0].ravel()])
+    tops = numpy.concatenate([[y for _, y in near], far[1].ravel()])
+    boxes = shapely.box(lefts, tops, lefts + w, tops + h)
+    away = shapely.distance(boxes, cell)
+    chosen = numpy.lexsort((numpy.arange(len(boxes)), numpy.round((away - GAP) / STEP)))
+    chosen = chosen[(away[chosen] >= GAP * 0.99) & (away[chosen] <= REACH)]
+    inner = shapely.affinity.scale(cell, 0.5, 0.5, origin="centroid")  # a leader ends well inside its cell
+    leaders = numpy.where(away[chosen] > LEADER_FROM, shapely.shortest_line(boxes[chosen], inner), None)
+    return boxes[chosen], leaders
 
 
 def _text_box(item: Text) -> tuple:
@@ -66,15 +102,3 @@ def _text_box(item: Text) -> tuple:
     left, right = text_span(item)
     size = item.size * PT
     return left - 0.4, item.y - 0.8 * size - 0.4, right + 0.4, item.y + 0.25 * size + 0.4
-
-
-def _inside(box: tuple, sheet: Sheet) -> bool:
-    return box[0] >= 0 and box[1] >= 0 and box[2] <= sheet.width and box[3] <= sheet.height
-
-
-def _count(box: tuple, others: list[tuple]) -> int:
-    return sum(_overlap(box, o) for o in others)
-
-
-def _overlap(a: tuple, b: tuple) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
