@@ -5,14 +5,20 @@ no other cell."""
 from __future__ import annotations
 
 import pytest
-
-from rnwprint.core.report import Report, Violation
 import shapely
 
+from rnwprint.core.report import Report, Violation
 from rnwprint.core.sheet import Cell, Circle, Path, Rect, Sheet, Text
 from rnwprint.fonts import PT, text_span, text_width
 from rnwprint.games import GAMES
-from rnwprint.render.annotate import GAP, LABEL_PT, LEADER_DOT, RED, REACH, annotated_sheet
+from rnwprint.render.annotate import (
+    GAP,
+    LABEL_PT,
+    LEADER_DOT,
+    REACH,
+    RED,
+    annotated_sheet,
+)
 
 CASES = {
     # Catan: runs of corners and roads, beside the terrains' names
