@@ -122,7 +122,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         floor = max(INK_DARKNESS, grain)
         ink = _ink(dark, floor)
         share = cv2.countNonZero(ink) / ink.size if ink.size else 0.0
-        if grain > GRAINY and not light:
+        grainy = grain > GRAINY
+        if grainy and not light:
             light = "grainy"  # a light stroke may be lost in the grain: only a sure read stands
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
@@ -155,19 +156,22 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
-                light = _after_circle(light, ringed, why)
+                light = _after_circle(light, ringed, why, grainy)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, written
 
 
-def _after_circle(light: str, ringed: bool, why: str) -> str:
+def _after_circle(light: str, ringed: bool, why: str, grainy: bool) -> str:
     """A written cell's light verdict once its guard circle is looked for: a circle round the
     box (`ringed`: ink round its edge; or arcs across its corners) hides the box's outline as a
-    finger over it would, so it is not "covered"; a ring's "grainy" stays (a ring of noise
-    round a number looks the same as a pen's)."""
-    return "" if light == "covered" and (ringed or why == BIG_CIRCLE_WHY) else light
+    finger over it would, so it is not "covered", but still "grainy" if the grain says so (the
+    covered verdict came first); a ring's "grainy" stays (a ring of noise round a number looks
+    the same as a pen's)."""
+    if light == "covered" and (ringed or why == BIG_CIRCLE_WHY):
+        return "grainy" if grainy else ""
+    return light
 
 
 def _grown(cell: Cell, mm: float) -> Cell:

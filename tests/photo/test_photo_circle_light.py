@@ -44,14 +44,16 @@ def test_a_ring_s_grainy_flag_stays(tmp_path):
     assert all(isinstance(marks[cid], Guarded) for cid in grainy)
 
 
-@pytest.mark.parametrize("light, ringed, why, after", [
-    ("covered", True, "", ""),
-    ("covered", False, BIG_CIRCLE_WHY, ""),
-    ("covered", False, "", "covered"),  # a finger over a written number
-    ("covered", False, SMALL_CIRCLE_WHY, "covered"),  # a circle inside the box leaves its outline seen
-    ("grainy", True, "", "grainy"),
-    ("faded", True, BIG_CIRCLE_WHY, "faded"),
-    ("", True, "", ""),
+@pytest.mark.parametrize("light, ringed, why, grainy, after", [
+    ("covered", True, "", False, ""),
+    ("covered", False, BIG_CIRCLE_WHY, False, ""),
+    ("covered", True, "", True, "grainy"),  # the circle explains the outline, not the grain
+    ("covered", False, BIG_CIRCLE_WHY, True, "grainy"),
+    ("covered", False, "", True, "covered"),  # a finger over a written number
+    ("covered", False, SMALL_CIRCLE_WHY, False, "covered"),  # a circle inside the box leaves its outline seen
+    ("grainy", True, "", True, "grainy"),
+    ("faded", True, BIG_CIRCLE_WHY, True, "faded"),
+    ("", True, "", False, ""),
 ])
-def test_what_a_guard_circle_round_the_box_explains(light, ringed, why, after):
-    assert _after_circle(light, ringed, why) == after
+def test_what_a_guard_circle_round_the_box_explains(light, ringed, why, grainy, after):
+    assert _after_circle(light, ringed, why, grainy) == after
