@@ -185,12 +185,14 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
 
 
 def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> None:
-    """`audit --annotate`: one file's report, and its sheet with the violations in red."""
-    from rnwprint.render.annotate import annotated_sheet
+    """`audit --annotate`: one file's report, and its sheet with what was audited drawn in
+    and the violations in red."""
     from rnwprint.app.audit import audit_file
     from rnwprint.games import get_game
     from rnwprint.output import check_target, is_stdout, write_atomic
     from rnwprint.render import render
+    from rnwprint.render.annotate import annotated_sheet
+    from rnwprint.render.written import written_items
 
     if len(files) > 1:
         pages = {getattr(f, "path", None) for f in files}
@@ -205,8 +207,11 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
     inputs = (*files, log) if log else files  # the game log is an input too: never written over
     check_target(target, inputs)
     report = audit_file(files[0], lang, log)
-    sheet = get_game(report.game).build(report.variant, report.lang, "a4")
-    write_atomic(target, render([annotated_sheet(report, sheet)], fmt)[0], inputs)
+    game = get_game(report.game)
+    sheet = game.build(report.variant, report.lang, "a4")
+    entries = report.entries
+    written = written_items(sheet, entries.cells, entries.counters, game.draw_place)
+    write_atomic(target, render([annotated_sheet(report, sheet, written)], fmt)[0], inputs)
     click.echo(report.to_json() if as_json else report.to_text(report.lang))
     sys.exit(0 if report.valid else 1)
 

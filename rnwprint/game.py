@@ -70,6 +70,9 @@ class Game:
     # the locale key of the words a blank typed-in file uses to say what its cells take, for a
     # game whose cells take other values than numbers and "X" (default: those, "(n)" if guarded)
     template_values: str | None = None
+    # a game whose cells hold other things than numbers, X and circled numbers draws a cell's
+    # value itself on the annotated audit picture: (Cell, value as audited) -> Sheet items
+    draw_place: Callable | None = None
     # (variant, an id not on that sheet) -> why not, where the game knows better than "unknown"
     # (Catan: the desert has no town hall); None: the usual message
     unknown_cell: Callable[[str, str], str | None] | None = None

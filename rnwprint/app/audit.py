@@ -108,6 +108,7 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     report.light_photo = light
     report.light_level = level
     report.damaged_photo = damage
+    report.entries = entries
     return report
 
 

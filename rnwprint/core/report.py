@@ -57,6 +57,7 @@ class Report:
     damaged_photo: str = ""  # what the decoder found corrupt in a photo file, else ""
     light_level: int = 0  # with light_photo: the paper grey below which the photo reader finds a photo too dark
     lang: str = "es"  # the language the report is written in (audit_file's choice)
+    entries: object = None  # what was audited (core.entries.Entries): the annotated picture draws it
 
     def rests_on_unsure(self, v: Violation) -> bool:
         return any(cell in self.unsure or cell in self.doubtful for cell in v.cells)

@@ -2,7 +2,7 @@
 and keep their resources on a notes sheet.
 
 variants.py: the variants (the default map, shuffled maps, the notes sheet) and what each
-builds; geometry.py: the island; sheets.py: the printables; rules.py: the audit; photo.py and
+builds; geometry.py: the island; sheets.py: the printables; rules.py: the audit; drawn.py: the places as audited, drawn; photo.py and
 pencils.py: the map read from a photo by pencil colour; templates/catan.toml: the data.
 """
 
@@ -31,4 +31,5 @@ GAME = Game(
     read_places=lazy("rnwprint.games.catan.photo:read_map"),
     template_values="catan.template_values",
     unknown_cell=lazy("rnwprint.games.catan.variants:unknown_cell"),
+    draw_place=lazy("rnwprint.games.catan.drawn:draw_place"),
 )

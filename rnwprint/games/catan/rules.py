@@ -69,7 +69,7 @@ def _read_places(entries: Entries, lang: str, violations: list[Violation]) -> Bo
     for cid in sorted(entries.cells):
         pieces = []
         for word in entries.cells[cid]:
-            piece = _piece(cid, word)
+            piece = piece_of(cid, word)
             if piece is None:
                 violations.append(Violation("bad-value", (cid,), t(lang, BAD_VALUE[cid[0]], cell=cid, value=shown(word),
                                                                       colours=", ".join(colour_name(c, lang) for c in colours()))))
@@ -95,7 +95,7 @@ SPANISH = {"rojo": "red", "roja": "red", "azul": "blue", "verde": "green", "nara
            "pueblo": "village", "ciudad": "city", "carretera": "road", "ayuntamiento": "town-hall"}
 
 
-def _piece(cid: str, word: str) -> tuple[str, str] | None:
+def piece_of(cid: str, word: str) -> tuple[str, str] | None:
     """(colour, piece) for a word that fits the place, else None; in English ("red city")
     or in Spanish ("ciudad roja")."""
     parts = [SPANISH.get(part, part) for part in word.lower().split(" ")]

@@ -1,0 +1,58 @@
+"""What a sheet holds (a typed-in file's entries, or what a photo read) drawn into its cells
+in pen blue, for the annotated audit picture: numbers, X, circled (guarded) numbers, and the
+tick boxes each counter adds up to; a game whose cells hold other things draws them itself
+(Game.draw_place: Catan's pieces in their pencil colours)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rnwprint.core.entries import Guarded
+from rnwprint.core.sheet import Cell, Circle, Item, Path, Sheet, Style, Text
+from rnwprint.fonts import PT, text_width
+
+PEN = "#1f3f9a"
+HEIGHT = 0.5  # a number's digits stand this share of its box's height
+WIDTH = 0.8  # ... and take at most this share of its width
+CAP = 0.72  # a digit's height, of its font size
+RING = 0.42  # a guard circle's radius, of the box's smaller side
+
+
+def written_items(sheet: Sheet, cells: dict[str, object], counters: dict[str, int],
+                  draw_place: Callable[[Cell, object], list[Item]] | None = None) -> list[Item]:
+    """The items that draw `cells` (id -> value as the audit takes it) and `counters` (name ->
+    how many of its tick boxes, the first ones, are ticked) on `sheet`."""
+    items: list[Item] = []
+    for cid, value in cells.items():
+        cell = sheet.cells.get(cid)
+        if cell is not None:
+            items += draw_place(cell, value) if draw_place else _number(cell, value)
+    for name, count in counters.items():
+        boxes = [c for c in sheet.cells.values() if c.kind == "tick" and c.counter == name]
+        items += [_tick(c) for c in boxes[:max(count, 0)]]
+    return items
+
+
+def _number(cell: Cell, value: object) -> list[Item]:
+    """A number or X in the middle of its box; a guarded number inside a circle."""
+    x0, y0, x1, y1 = cell.bounds
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    text = str(value.value if isinstance(value, Guarded) else value)
+    room_w, room_h = WIDTH * (x1 - x0), HEIGHT * (y1 - y0)
+    items: list[Item] = []
+    if isinstance(value, Guarded):
+        r = RING * min(x1 - x0, y1 - y0)
+        items.append(Circle(cx, cy, r, Style(stroke=PEN, width=0.45)))
+        room_w = room_h = 1.1 * r
+    size = room_h / (CAP * PT)
+    size = min(size, size * room_w / text_width(text, size))
+    items.append(Text(cx, cy + CAP * size * PT / 2, text, size, PEN, "middle"))
+    return items
+
+
+def _tick(cell: Cell) -> Path:
+    """A tick box crossed corner to corner."""
+    x0, y0, x1, y1 = cell.bounds
+    dx, dy = 0.2 * (x1 - x0), 0.2 * (y1 - y0)
+    return Path((((x0 + dx, y0 + dy), (x1 - dx, y1 - dy)), ((x1 - dx, y0 + dy), (x0 + dx, y1 - dy))),
+                Style(stroke=PEN, width=0.5), closed=False)

@@ -1,0 +1,132 @@
+"""`audit --annotate` draws what was audited into the sheet's cells, in pen blue: numbers,
+X, circled (guarded) numbers, the ticked boxes of each counter, and Catan's pieces in their
+pencil colours, so that the picture shows the sheet as it was written next to what broke."""
+
+from __future__ import annotations
+
+import io
+
+import numpy
+import pytest
+from PIL import Image
+
+from rnwprint.core.entries import Guarded
+from rnwprint.core.sheet import Circle, Path, Text
+from rnwprint.fonts import PT, text_span
+from rnwprint.games import GAMES
+from rnwprint.games.catan import geometry as geo
+from rnwprint.games.catan.drawn import draw_place
+from rnwprint.render.png import DEFAULT_DPI
+from rnwprint.render.written import PEN, written_items
+
+
+def _inside(item_box, cell):
+    x0, y0, x1, y1 = cell.bounds
+    return x0 <= item_box[0] and item_box[2] <= x1 and y0 <= item_box[1] and item_box[3] <= y1
+
+
+def _text_box(text: Text):
+    left, right = text_span(text)
+    return left, text.y - 0.72 * text.size * PT, right, text.y
+
+
+@pytest.mark.parametrize("game,cid,value,shown", [
+    ("twenty-one", "R1C1", 6, "6"), ("twenty-one", "R3C2", "X", "X"),
+    ("roll-to-the-top", "B2", 37, "37"), ("rolling-america", "WA", 3, "3"), ("rolling-espana", "CE", 5, "5"),
+])
+def test_a_number_or_an_x_is_written_in_pen_blue_in_the_middle_of_its_box(game, cid, value, shown):
+    sheet = GAMES[game].build(GAMES[game].variants[0], "en", "a4")
+    (text,) = written_items(sheet, {cid: value}, {})
+    cell = sheet.cells[cid]
+    x0, y0, x1, y1 = cell.bounds
+    assert (text.text, text.colour, text.anchor) == (shown, PEN, "middle")
+    assert text.x == pytest.approx((x0 + x1) / 2)
+    assert _inside(_text_box(text), cell)
+    top, bottom = _text_box(text)[1], _text_box(text)[3]
+    assert (top + bottom) / 2 == pytest.approx((y0 + y1) / 2)
+    assert bottom - top == pytest.approx(0.5 * (y1 - y0), rel=0.01) or \
+        text_span(text)[1] - text_span(text)[0] == pytest.approx(0.8 * (x1 - x0), rel=0.01)  # as big as fits
+
+
+def test_a_guarded_number_is_written_inside_a_circle_in_its_box():
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    circle, text = written_items(sheet, {"OR": Guarded(4)}, {})
+    cell = sheet.cells["OR"]
+    x0, y0, x1, y1 = cell.bounds
+    assert isinstance(circle, Circle) and circle.style.stroke == PEN and not circle.style.fill
+    assert (circle.cx, circle.cy) == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2))
+    assert 0.3 * min(x1 - x0, y1 - y0) < circle.r < 0.5 * min(x1 - x0, y1 - y0)
+    assert text.text == "4"
+    left, top, right, bottom = _text_box(text)
+    assert all((x - circle.cx) ** 2 + (y - circle.cy) ** 2 < circle.r ** 2
+               for x in (left, right) for y in (top, bottom))  # the digit stays inside its circle
+
+
+def test_each_counter_ticks_its_first_boxes_and_no_more():
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    items = written_items(sheet, {}, {"colour_change": 2, "guard": 0, "rounds": 3})
+    ticked = [cid for cid, cell in sheet.cells.items()
+              if any(isinstance(i, Path) and _inside(_bounds(i), cell) for i in items)]
+    assert sorted(ticked) == ["colour_change:1", "colour_change:2", "rounds:1", "rounds:2", "rounds:3"]
+    assert len(items) == 5 and all(i.style.stroke == PEN and not i.closed and len(i.rings) == 2 for i in items)
+
+
+def _bounds(path: Path):
+    xs = [x for ring in path.rings for x, _ in ring]
+    ys = [y for ring in path.rings for _, y in ring]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_a_cell_the_sheet_does_not_have_is_not_drawn():
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    assert written_items(sheet, {"Z9": 3}, {"nothing": 2}) == []
+
+
+@pytest.mark.parametrize("cid,words,player,kind", [
+    ("V01", ("red village",), "red", "dot"), ("V09", ("ciudad roja",), "red", "fill"),
+    ("E02", ("blue",), "blue", "fill"), ("T01", ("green town-hall",), "green", "fill"),
+])
+def test_a_catan_piece_is_drawn_in_its_pencil_colour(cid, words, player, kind):
+    sheet = GAMES["catan"].build("map", "en", "a4")
+    cell = sheet.cells[cid]
+    colour = geo.data()["players"][player]
+    (item,) = draw_place(cell, words)
+    assert item.style.fill == colour
+    if kind == "dot":
+        x0, y0, x1, y1 = cell.bounds
+        assert isinstance(item, Circle) and item.r < 0.2 * (x1 - x0)
+        assert (item.cx, item.cy) == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2))
+    else:
+        assert isinstance(item, Path) and item.rings == (cell.polygon,)
+
+
+def test_two_pieces_on_one_catan_place_are_two_dots_and_a_word_that_is_no_piece_is_left_out():
+    sheet = GAMES["catan"].build("map", "en", "a4")
+    red, blue = draw_place(sheet.cells["V40"], ("red village", "blue village"))
+    players = geo.data()["players"]
+    assert (red.style.fill, blue.style.fill) == (players["red"], players["blue"])
+    assert red.cx < blue.cx and red.cy == blue.cy and red.r + blue.r <= blue.cx - red.cx + 1e-9
+    assert draw_place(sheet.cells["E02"], ("purple",)) == []
+    assert draw_place(sheet.cells["V01"], ("red road",)) == []
+
+
+def _pen_pixels(png: bytes, cell) -> int:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    s = DEFAULT_DPI / 25.4
+    x0, y0, x1, y1 = cell.bounds
+    box = numpy.asarray(image.crop((int(x0 * s) + 3, int(y0 * s) + 3, int(x1 * s) - 3, int(y1 * s) - 3)), int)
+    pen = numpy.array([int(PEN[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((numpy.abs(box - pen).sum(axis=2) < 60).sum())
+
+
+def test_audit_annotate_draws_the_typed_in_numbers_into_their_boxes(cli, write, tmp_path):
+    path = write("mine.toml", 'game = "twenty-one"\nvariant = "A"\nlang = "en"\n[cells]\n'
+                              'R1C1 = 6\nR1C2 = 5\nR1C3 = "X"\nR2C4 = 3\n')
+    result = cli("audit", path, "--annotate", tmp_path / "check.png")
+    assert result.code == 1 and "row-order" in result.out
+    png = (tmp_path / "check.png").read_bytes()
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    for cid in ("R1C1", "R1C2", "R1C3", "R2C4"):
+        assert _pen_pixels(png, sheet.cells[cid]) > 100, cid
+    for cid in ("R1C5", "R2C1", "R5C6"):
+        assert _pen_pixels(png, sheet.cells[cid]) == 0, cid
