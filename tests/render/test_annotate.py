@@ -190,7 +190,7 @@ def test_rules_broken_on_no_box_are_written_above_the_markers():
                   Violation("over-field", ("R1C2",), "")]
     drawn = annotated_sheet(Report("twenty-one", "A", "x", 0, violations), sheet)
     top = drawn.items[-1]
-    assert (top.text, top.colour, top.x) == ("also broken: written-total ×2 (see the report)", RED, sheet.width / 2)
+    assert (top.text, top.colour, top.x, top.bold) == ("also broken: written-total ×2 (see the report)", RED, sheet.width / 2, True)
     left, upper, right, lower = _letters(top)
     assert upper > 0 and lower < min(item.y for item in sheet.items if isinstance(item, Rect))
     assert annotated_sheet(Report("twenty-one", "A", "x", 0, violations[2:]), sheet).items[-1].text == "over-field"
