@@ -45,6 +45,15 @@ GRAINY = 0.25
 #: fingertip laid over one box (bench/bench_finger.py), numbers hidden silently 34 -> 10 on
 #: 23 tuning photos, 48 -> 11 on 40 held out.
 COVERED, OUTLINE_PAD_MM = 0.5, 0.4
+#: A fingertip over part of a box leaves the rest of its outline to be found (printed.
+#: _register), but weakly, and the number under it reads blank: a box read blank, matched
+#: under WEAK_MATCH, with more than COVERED_FOUND of its outline hidden is "covered" too, in a
+#: photo seeing the page at FINGER_SHARP px/mm or more (coarser ones blur outlines as much).
+#: Tuning photos without a finger (seeds 7040-7139, 2-12 MP, 3,625 number boxes): the most
+#: outline hidden 0.58 under 3 px/mm, 0.43 at 3.02 (bench_finger --clear), 0.27 from 3.25 on,
+#: 0.22 from 3.5; the numbers fingertips hid silently (bench_finger's seeds 100-123, and
+#: 200-239 of another draw): matched 0.30-0.65, 0.45-0.91 of the outline hidden.
+WEAK_MATCH, COVERED_FOUND, FINGER_SHARP = 0.7, 0.4, 3.25
 
 
 LIGHT_WHY = {"dark": "the photo is too dark here to tell what is written from the paper",

@@ -93,8 +93,9 @@ def _shift(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
 
 
 def _register(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
-              near: tuple[int, int] | None = None) -> tuple[tuple[int, int], bool]:
-    """(_shift's shift, whether the print matched there). With `near`, the box is looked for
+              near: tuple[int, int] | None = None) -> tuple[tuple[int, int], float]:
+    """(_shift's shift, how well the print matched there: REGISTER_MATCH or more, else not
+    matched and not moved; 0 for a box too near the page's edge). With `near`, the box is looked for
     within NEAR_PX of that shift first, and over the whole search only if the best match
     there is weak or on that small window's edge (so maybe not the best of all)."""
     r = px_per_mm
@@ -103,15 +104,15 @@ def _register(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
     c1, r1 = int(round((x1 + REGISTER_PAD_MM) * r)), int(round((y1 + REGISTER_PAD_MM) * r))
     s = int(round(REGISTER_SEARCH_MM * r))
     if r0 < s or c0 < s or r1 + s > page.shape[0] or c1 + s > page.shape[1]:
-        return (0, 0), False
+        return (0, 0), 0.0
     inner = int(round((REGISTER_PAD_MM + 1.0) * r))
     ring = _ring_template(raw, (r0, r1, c0, c1), inner)
     if near is not None:
         shift, peak, inside = _best(page, ring, (r0, r1, c0, c1), inner, near, NEAR_PX, s)
         if inside and peak >= REGISTER_MATCH:
-            return shift, True
+            return shift, peak
     shift, peak, _ = _best(page, ring, (r0, r1, c0, c1), inner, (0, 0), s, s)
-    return (shift, True) if peak >= REGISTER_MATCH else ((0, 0), False)
+    return (shift, peak) if peak >= REGISTER_MATCH else ((0, 0), peak)
 
 
 def _best(page: np.ndarray, ring, box: tuple[int, int, int, int], inner: int, centre: tuple[int, int],
@@ -145,6 +146,7 @@ class Registration:
         self.page, self.raw, self.px_per_mm = page, raw, px_per_mm
         self.found: list[tuple[float, float, tuple[int, int]]] = []  # (x, y) mm of a box's centre, its shift
         self.missed: set[str] = set()  # the boxes whose print was not found round them (left where the fit put them)
+        self.match: dict[str, float] = {}  # how well each box's print matched (see _register)
 
     def shift(self, cell: Cell) -> tuple[int, int]:
         x0, y0, x1, y1 = cell.bounds
@@ -154,8 +156,8 @@ class Registration:
             d = (fx - x) ** 2 + (fy - y) ** 2
             if d <= best:
                 near, best = fshift, d
-        shift, matched = _register(self.page, self.raw, cell, self.px_per_mm, near)
-        if matched:
+        shift, self.match[cell.id] = _register(self.page, self.raw, cell, self.px_per_mm, near)
+        if self.match[cell.id] >= REGISTER_MATCH:
             self.found.append((x, y, shift))
         else:
             self.missed.add(cell.id)

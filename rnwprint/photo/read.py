@@ -26,7 +26,8 @@ from rnwprint.photo.ink import (  # noqa: F401
     _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
-    COVERED, PRINT_BLUR_MM, PRINT_SEEN, _exposure, _in_light, _nearest_rank, _outline_hidden)
+    COVERED, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
+    _outline_hidden)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
     Registration, _ring_match, _shift, _unpack)
@@ -128,6 +129,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
+            if light in ("", "grainy") and _covered_corner(registration.match[cell.id], photo_px_per_mm,
+                                                           lambda: _outline_hidden(page, raw, grey, cell, px_per_mm, shift)):
+                light = "covered"
             # faint marks, unless most of them are the blurred edge of the box's printed id
             unsure = share > UNSURE_BLANK[0] and \
                 cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
@@ -161,6 +165,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, written
+
+
+def _covered_corner(match: float, photo_px_per_mm: float, hidden) -> bool:
+    """Whether a box read blank may have a fingertip over it (light.WEAK_MATCH): its print
+    found, but weakly, and `hidden()` (the share of its outline that cannot be seen, worked
+    out only where the rest asks) over COVERED_FOUND, in a photo seeing the page at
+    FINGER_SHARP px/mm or more."""
+    return match < WEAK_MATCH and photo_px_per_mm >= FINGER_SHARP and hidden() > COVERED_FOUND
 
 
 def _after_circle(light: str, ringed: bool, why: str, grainy: bool) -> str:

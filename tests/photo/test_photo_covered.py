@@ -94,6 +94,7 @@ def test_without_the_check_the_finger_hides_the_number_silently(finger_photos, m
     """What the check is for: with it off, the covered numbers read blank, unflagged."""
     marks, _, photos = finger_photos
     monkeypatch.setattr("rnwprint.photo.read.COVERED", 1.0)
+    monkeypatch.setattr("rnwprint.photo.read.COVERED_FOUND", 1.0)
     cells, path = photos["dark"]
     result = read_photo(path)
     assert [(result.reads[cid].value, result.reads[cid].unsure) for cid in cells] == [(None, False)] * len(cells)

@@ -93,7 +93,7 @@ def test_each_box_is_looked_for_near_the_closest_box_found_before(monkeypatch):
 
     def recording(page, raw, cell, px_per_mm, near=None):  # each box found at a shift of its own
         asked.append(near)
-        return (len(asked), -len(asked)), True
+        return (len(asked), -len(asked)), 1.0
 
     monkeypatch.setattr(printed, "_register", recording)
     registration = printed.Registration(None, None, 8.0)

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from rnwprint.core.entries import Guarded
-from rnwprint.core.sheet import Circle, Path, Text
+from rnwprint.core.sheet import Cell, Circle, Path, Sheet, Text
 from rnwprint.fonts import PT, text_span
 from rnwprint.games import GAMES
 from rnwprint.games.catan import geometry as geo
@@ -77,6 +77,38 @@ def _bounds(path: Path):
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def _box_sheet(w: float, h: float):
+    """A sheet of one box `w` x `h` mm at (10, 10)."""
+    real = GAMES["twenty-one"].build("A", "en", "a4")
+    sheet = Sheet(real.identity, 60.0, 60.0, "t", [], {})
+    sheet.add_cell(Cell("A1", ((10, 10), (10 + w, 10), (10 + w, 10 + h), (10, 10 + h))))
+    return sheet
+
+
+def test_a_number_too_wide_for_its_box_is_written_smaller_to_fit_its_width():
+    sheet = _box_sheet(4.0, 10.0)
+    (text,) = written_items(sheet, {"A1": 44}, {})
+    left, top, right, bottom = _text_box(text)
+    assert right - left == pytest.approx(0.8 * 4.0, rel=0.01)
+    assert bottom - top < 0.5 * 10.0 and _inside((left, top, right, bottom), sheet.cells["A1"])
+
+
+def test_a_guarded_number_s_circle_fits_the_narrower_side_of_its_box():
+    sheet = _box_sheet(12.0, 8.0)
+    circle, text = written_items(sheet, {"A1": Guarded(5)}, {})
+    assert circle.r == pytest.approx(0.42 * 8.0)
+    assert 10 <= circle.cx - circle.r and circle.cx + circle.r <= 22 and 10 <= circle.cy - circle.r and circle.cy + circle.r <= 18
+
+
+def test_a_tick_box_s_cross_stays_clear_of_its_edges():
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    (cross,) = written_items(sheet, {}, {"guard": 1})
+    x0, y0, x1, y1 = sheet.cells["guard:1"].bounds
+    left, top, right, bottom = _bounds(cross)
+    assert left - x0 == pytest.approx(0.2 * (x1 - x0)) and x1 - right == pytest.approx(0.2 * (x1 - x0))
+    assert top - y0 == pytest.approx(0.2 * (y1 - y0)) and y1 - bottom == pytest.approx(0.2 * (y1 - y0))
+
+
 def test_a_cell_the_sheet_does_not_have_is_not_drawn():
     sheet = GAMES["twenty-one"].build("A", "en", "a4")
     assert written_items(sheet, {"Z9": 3}, {"nothing": 2}) == []
@@ -94,7 +126,7 @@ def test_a_catan_piece_is_drawn_in_its_pencil_colour(cid, words, player, kind):
     assert item.style.fill == colour
     if kind == "dot":
         x0, y0, x1, y1 = cell.bounds
-        assert isinstance(item, Circle) and item.r < 0.2 * (x1 - x0)
+        assert isinstance(item, Circle) and item.r == pytest.approx(0.3 * (x1 - x0) / 2)
         assert (item.cx, item.cy) == pytest.approx(((x0 + x1) / 2, (y0 + y1) / 2))
     else:
         assert isinstance(item, Path) and item.rings == (cell.polygon,)
@@ -105,7 +137,11 @@ def test_two_pieces_on_one_catan_place_are_two_dots_and_a_word_that_is_no_piece_
     red, blue = draw_place(sheet.cells["V40"], ("red village", "blue village"))
     players = geo.data()["players"]
     assert (red.style.fill, blue.style.fill) == (players["red"], players["blue"])
-    assert red.cx < blue.cx and red.cy == blue.cy and red.r + blue.r <= blue.cx - red.cx + 1e-9
+    x0, y0, x1, y1 = sheet.cells["V40"].bounds
+    assert red.cx < blue.cx and red.cy == blue.cy == pytest.approx((y0 + y1) / 2)
+    assert (red.cx + blue.cx) / 2 == pytest.approx((x0 + x1) / 2)  # the pair centred on the corner
+    assert red.r == blue.r and 2 * red.r == pytest.approx(blue.cx - red.cx)  # side by side, touching
+    assert blue.cx + blue.r - red.cx + red.r <= x1 - x0  # both inside the circle's width
     assert draw_place(sheet.cells["E02"], ("purple",)) == []
     assert draw_place(sheet.cells["V01"], ("red road",)) == []
 
