@@ -49,15 +49,19 @@ def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) 
         if not own:
             elsewhere[v.rule] = elsewhere.get(v.rule, 0) + 1
             continue
-        labels, leaders = (numpy.concatenate(parts) for parts in zip(*(_spots(cells[c], v.rule) for c in own)))
-        left, top, right, bottom = shapely.bounds(labels).T
-        outside = (left < 0) | (top < 0) | (right > sheet.width) | (bottom > sheet.height)
         earlier = shapely.STRtree(drawn)
         skip = [ids.index(c) for c in own]
-        order = numpy.lexsort((  # the last key first
-            numpy.arange(len(labels)), _hits(every_cell, leaders, skip), _hits(every_cell, labels, skip),
-            _hits(red, labels), _hits(printed, labels), _hits(earlier, labels) + _hits(earlier, leaders), outside))
-        label, leader = labels[order[0]], leaders[order[0]]  # the first of the least hidden
+        for further in (False, True):  # the spots against its cells; further out only if all of those hide something
+            labels, leaders, away = (numpy.concatenate(parts) for parts in zip(*(_spots(cells[c], v.rule, further)
+                                                                                 for c in own)))
+            left, top, right, bottom = shapely.bounds(labels).T
+            hides = ((left < 0) | (top < 0) | (right > sheet.width) | (bottom > sheet.height),
+                     _hits(earlier, labels) + _hits(earlier, leaders), _hits(printed, labels), _hits(red, labels),
+                     _hits(every_cell, labels, skip), _hits(every_cell, leaders, skip))
+            best = numpy.lexsort((numpy.arange(len(labels)), away, *reversed(hides)))[0]  # the last key first
+            if not any(key[best] for key in hides):
+                break
+        label, leader = labels[best], leaders[best]  # the first of the least hidden, the nearest
         x0, y0, x1, y1 = label.bounds
         drawn.append(label)
         if leader is not None:
@@ -78,26 +82,27 @@ def _hits(tree: shapely.STRtree, shapes: numpy.ndarray, skip: list[int] = ()) ->
     return numpy.bincount(pairs[0][~numpy.isin(pairs[1], skip)], minlength=len(shapes))
 
 
-def _spots(cell: shapely.Polygon, rule: str) -> tuple[numpy.ndarray, numpy.ndarray]:
-    """Where a label may go (boxes), and each one's leader (None: the label is against the
-    cell), nearest the cell first, and at one distance in this order: above, below, right,
-    left, then the corners; every STEP further out up to REACH."""
+def _spots(cell: shapely.Polygon, rule: str, further: bool) -> tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Where a label may go (boxes), each one's leader (None: the label is against the cell)
+    and how far from the cell, in steps of STEP: against the cell above, below, right, left,
+    then at its corners; `further`: also every STEP further out up to REACH."""
     x0, y0, x1, y1 = cell.bounds
     w, h = text_width(rule, LABEL_PT, bold=True) + 2, 3.8
     xs = {"middle": (x0 + x1 - w) / 2, "right": x1 + GAP, "left": x0 - GAP - w}
     ys = {"middle": (y0 + y1 - h) / 2, "below": y1 + GAP, "above": y0 - GAP - h}
     near = [(xs[x], ys[y]) for x, y in (("middle", "above"), ("middle", "below"), ("right", "middle"), ("left", "middle"),
                                         ("right", "above"), ("left", "above"), ("right", "below"), ("left", "below"))]
-    far = numpy.meshgrid(numpy.arange(x0 - REACH - w, x1 + REACH, STEP), numpy.arange(y0 - REACH - h, y1 + REACH, STEP))
-    lefts = numpy.concatenate([[x for x, _ in near], far[0].ravel()])
-    tops = numpy.concatenate([[y for _, y in near], far[1].ravel()])
+    lefts, tops = numpy.array([x for x, _ in near]), numpy.array([y for _, y in near])
+    if further:
+        grid = numpy.meshgrid(numpy.arange(x0 - REACH - w, x1 + REACH, STEP), numpy.arange(y0 - REACH - h, y1 + REACH, STEP))
+        lefts, tops = numpy.concatenate([lefts, grid[0].ravel()]), numpy.concatenate([tops, grid[1].ravel()])
     boxes = shapely.box(lefts, tops, lefts + w, tops + h)
     away = shapely.distance(boxes, cell)
-    chosen = numpy.lexsort((numpy.arange(len(boxes)), numpy.round((away - GAP) / STEP)))
-    chosen = chosen[(away[chosen] >= GAP * 0.99) & (away[chosen] <= REACH)]
+    kept = (away >= GAP * 0.99) & (away <= REACH)
+    boxes, away = boxes[kept], away[kept]
     inner = shapely.affinity.scale(cell, 0.5, 0.5, origin="centroid")  # a leader ends well inside its cell
-    leaders = numpy.where(away[chosen] > LEADER_FROM, shapely.shortest_line(boxes[chosen], inner), None)
-    return boxes[chosen], leaders
+    leaders = numpy.where(away > LEADER_FROM, shapely.shortest_line(boxes, inner), None)
+    return boxes, leaders, numpy.round((away - GAP) / STEP)
 
 
 def _text_box(item: Text) -> tuple:
