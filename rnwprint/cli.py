@@ -210,7 +210,7 @@ def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> N
     game = get_game(report.game)
     sheet = game.build(report.variant, report.lang, "a4")
     entries = report.entries
-    written = written_items(sheet, entries.cells, entries.counters, game.draw_place)
+    written = written_items(sheet, entries.cells, entries.counters, game.draw_place, report.unsure + report.doubtful)
     write_atomic(target, render([annotated_sheet(report, sheet, written)], fmt)[0], inputs)
     click.echo(report.to_json() if as_json else report.to_text(report.lang))
     sys.exit(0 if report.valid else 1)

@@ -1,11 +1,11 @@
 """What a sheet holds (a typed-in file's entries, or what a photo read) drawn into its cells
 in pen blue, for the annotated audit picture: numbers, X, circled (guarded) numbers, and the
-tick boxes each counter adds up to; a game whose cells hold other things draws them itself
+tick boxes each counter adds up to, and a "?" on each cell a photo's reader was unsure of; a game whose cells hold other things draws them itself
 (Game.draw_place: Catan's pieces in their pencil colours)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from rnwprint.core.entries import Guarded
 from rnwprint.core.sheet import Cell, Circle, Item, Path, Sheet, Style, Text
@@ -16,12 +16,16 @@ HEIGHT = 0.5  # a number's digits stand this share of its box's height
 WIDTH = 0.8  # ... and take at most this share of its width
 CAP = 0.72  # a digit's height, of its font size
 RING = 0.42  # a guard circle's radius, of the box's smaller side
+AMBER = "#e08a00"  # the "?" badge of a cell to check on the paper
+DOUBT, DOUBT_MM = 0.2, 2.5  # the badge's radius: of the box's smaller side, at most this
 
 
 def written_items(sheet: Sheet, cells: dict[str, object], counters: dict[str, int],
-                  draw_place: Callable[[Cell, object], list[Item]] | None = None) -> list[Item]:
+                  draw_place: Callable[[Cell, object], list[Item]] | None = None,
+                  unsure: Collection[str] = ()) -> list[Item]:
     """The items that draw `cells` (id -> value as the audit takes it) and `counters` (name ->
-    how many of its tick boxes, the first ones, are ticked) on `sheet`."""
+    how many of its tick boxes, the first ones, are ticked) on `sheet`; each cell of `unsure`
+    (a photo's cells to check on the paper) carries a "?" badge in its top right corner."""
     items: list[Item] = []
     for cid, value in cells.items():
         cell = sheet.cells.get(cid)
@@ -30,7 +34,20 @@ def written_items(sheet: Sheet, cells: dict[str, object], counters: dict[str, in
     for name, count in counters.items():
         boxes = [c for c in sheet.cells.values() if c.kind == "tick" and c.counter == name]
         items += [_tick(c) for c in boxes[:max(count, 0)]]
+    for cid in unsure:
+        if cid in sheet.cells:
+            items += _doubt(sheet.cells[cid])
     return items
+
+
+def _doubt(cell: Cell) -> list[Item]:
+    """An amber badge with a "?" inside the box's top right corner."""
+    x0, y0, x1, y1 = cell.bounds
+    r = min(DOUBT * min(x1 - x0, y1 - y0), DOUBT_MM)
+    cx, cy = x1 - 1.2 * r, y0 + 1.2 * r
+    size = 1.3 * r / (CAP * PT)
+    return [Circle(cx, cy, r, Style(fill=AMBER, stroke=None)),
+            Text(cx, cy + CAP * size * PT / 2, "?", size, "#ffffff", "middle", bold=True)]
 
 
 def _number(cell: Cell, value: object) -> list[Item]:

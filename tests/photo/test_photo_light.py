@@ -378,3 +378,23 @@ def test_a_grainy_cell_is_flagged_unless_read_surely_as_written(value, confidenc
     assert (read.why == photo_read.LIGHT_WHY["grainy"]) is flagged
     assert read.light == ("grainy" if flagged else "")
 
+
+
+def test_the_annotated_audit_of_a_dark_photo_marks_every_box_to_check(rolling_sheet, read_at, tmp_path):
+    """Every cell of the x0.03 photo is unsure: each box of the annotated picture carries the
+    amber "?" badge, drawn where render.written puts it."""
+    from rnwprint.cli import main
+    from rnwprint.render.png import DEFAULT_DPI
+    from rnwprint.render.written import AMBER, DOUBT, DOUBT_MM
+
+    sheet, _, _ = rolling_sheet
+    path, _ = read_at(0.03)
+    assert main(["audit", str(path), "--annotate", str(tmp_path / "check.png")]) in (0, 1)
+    image = cv2.cvtColor(cv2.imread(str(tmp_path / "check.png")), cv2.COLOR_BGR2RGB).astype(int)
+    amber = np.array([int(AMBER[i:i + 2], 16) for i in (1, 3, 5)])
+    s = DEFAULT_DPI / 25.4
+    for cid in ("TX", "CA", "ME", "colour_change:1", "rounds:8"):
+        x0, y0, x1, y1 = sheet.cells[cid].bounds
+        r = min(DOUBT * min(x1 - x0, y1 - y0), DOUBT_MM)
+        pixel = image[int((y0 + 1.2 * r) * s), int((x1 - 1.2 * r - 0.75 * r) * s)]  # left of the "?", in the badge
+        assert np.abs(pixel - amber).sum() < 60, cid

@@ -17,7 +17,7 @@ from rnwprint.games import GAMES
 from rnwprint.games.catan import geometry as geo
 from rnwprint.games.catan.drawn import draw_place
 from rnwprint.render.png import DEFAULT_DPI
-from rnwprint.render.written import PEN, written_items
+from rnwprint.render.written import AMBER, PEN, written_items
 
 
 def _inside(item_box, cell):
@@ -107,6 +107,22 @@ def test_a_tick_box_s_cross_stays_clear_of_its_edges():
     left, top, right, bottom = _bounds(cross)
     assert left - x0 == pytest.approx(0.2 * (x1 - x0)) and x1 - right == pytest.approx(0.2 * (x1 - x0))
     assert top - y0 == pytest.approx(0.2 * (y1 - y0)) and y1 - bottom == pytest.approx(0.2 * (y1 - y0))
+
+
+def test_a_cell_to_check_on_the_paper_carries_an_amber_question_mark_in_its_top_right_corner():
+    sheet = GAMES["roll-to-the-top"].build("burj", "en", "a4")
+    number, badge, mark = written_items(sheet, {"E1": 21}, {}, unsure=("E1", "Z9"))
+    x0, y0, x1, y1 = sheet.cells["E1"].bounds
+    assert number.text == "21" and number.colour == PEN
+    assert isinstance(badge, Circle) and badge.style.fill == AMBER and badge.r == pytest.approx(2.5)
+    assert x1 - 3 * badge.r < badge.cx - badge.r and badge.cx + badge.r < x1  # in the top right corner
+    assert y0 < badge.cy - badge.r and badge.cy + badge.r < y0 + 3 * badge.r
+    assert (mark.text, mark.colour, mark.x) == ("?", "#ffffff", badge.cx)
+    left, top, right, bottom = _text_box(mark)
+    assert badge.cx - badge.r < left and right < badge.cx + badge.r and badge.cy - badge.r < top and bottom < badge.cy + badge.r
+    small = _box_sheet(5.0, 5.0)
+    dot, _ = written_items(small, {}, {}, unsure=("A1",))  # a blank cell to check: the badge alone
+    assert dot.r == pytest.approx(0.2 * 5.0)  # a small box: a fifth of its side
 
 
 def test_a_cell_the_sheet_does_not_have_is_not_drawn():
