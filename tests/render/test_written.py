@@ -96,7 +96,7 @@ def test_a_number_too_wide_for_its_box_is_written_smaller_to_fit_its_width():
 def test_a_guarded_number_s_circle_fits_the_narrower_side_of_its_box():
     sheet = _box_sheet(12.0, 8.0)
     circle, text = written_items(sheet, {"A1": Guarded(5)}, {})
-    assert circle.r == pytest.approx(0.42 * 8.0)
+    assert circle.r == pytest.approx(0.42 * 8.0) and text.text == "5"
     assert 10 <= circle.cx - circle.r and circle.cx + circle.r <= 22 and 10 <= circle.cy - circle.r and circle.cy + circle.r <= 18
 
 
@@ -112,7 +112,7 @@ def test_a_tick_box_s_cross_stays_clear_of_its_edges():
 def test_a_cell_to_check_on_the_paper_carries_an_amber_question_mark_in_its_top_right_corner():
     sheet = GAMES["roll-to-the-top"].build("burj", "en", "a4")
     number, badge, mark = written_items(sheet, {"E1": 21}, {}, unsure=("E1", "Z9"))
-    x0, y0, x1, y1 = sheet.cells["E1"].bounds
+    _, y0, x1, _ = sheet.cells["E1"].bounds
     assert number.text == "21" and number.colour == PEN
     assert isinstance(badge, Circle) and badge.style.fill == AMBER and badge.r == pytest.approx(2.5)
     assert x1 - 3 * badge.r < badge.cx - badge.r and badge.cx + badge.r < x1  # in the top right corner
