@@ -11,6 +11,7 @@ import shapely.affinity
 from rnwprint.core.report import Report
 from rnwprint.core.sheet import Circle, Item, Path, Rect, Sheet, Style, Text
 from rnwprint.fonts import PT, text_span, text_width
+from rnwprint.locale import t
 
 RED = "#e00000"
 LABEL_PT = 7
@@ -70,9 +71,10 @@ def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) 
             out.add(Circle(*leader.coords[-1], LEADER_DOT, Style(fill=RED, stroke=None)))
         out.add(Rect(x0, y0, x1 - x0, y1 - y0, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
         out.add(Text((x0 + x1) / 2, y1 - 0.8, v.rule, LABEL_PT, RED, "middle", bold=True))
-    if elsewhere:  # in the top margin, above the title, so that no broken rule goes unseen
+    if elsewhere:  # in the top margin, above the title, in the report's language, so that no broken rule goes unseen
         line = ", ".join(rule + (f" ×{n}" if n > 1 else "") for rule, n in elsewhere.items())
-        out.add(Text(sheet.width / 2, ELSEWHERE_Y, f"also broken: {line} (see the report)", LABEL_PT, RED, "middle", bold=True))
+        out.add(Text(sheet.width / 2, ELSEWHERE_Y, t(report.lang, "audit.also_broken", rules=line), LABEL_PT, RED, "middle",
+                     bold=True))
     return out
 
 

@@ -123,7 +123,7 @@ def test_a_label_with_room_beside_its_cell_needs_no_leader():
     sheet = GAMES["roll-to-the-top"].build("burj", "en", "a4")
     drawn = annotated_sheet(Report("roll-to-the-top", "burj", "x", 0, [Violation("bad-value", ("F1",), "")]), sheet)
     (box, _, leader), = _labels(drawn, sheet)
-    x0, y0, x1, y1 = sheet.cells["F1"].bounds
+    _, y0, x1, y1 = sheet.cells["F1"].bounds
     assert leader is None
     assert box[0] == pytest.approx(x1 + GAP) and (box[1] + box[3]) / 2 == pytest.approx((y0 + y1) / 2)
 
@@ -175,7 +175,7 @@ def test_a_label_stays_on_the_page_wherever_its_cell(x, y):
 def test_a_violation_naming_no_cell_of_the_sheet_is_outlined_nowhere():
     sheet = GAMES["twenty-one"].build("A", "en", "a4")
     report = Report("twenty-one", "A", "x", 0, [Violation("bad-value", ("Z9",), ""),
-                                                 Violation("over-field", ("R1C1",), "")])
+                                                 Violation("over-field", ("R1C1",), "")], lang="en")
     drawn = annotated_sheet(report, sheet)
     assert [rule for _, rule, _ in _labels(drawn, sheet)] == ["over-field"]
     assert len(drawn.items) == len(sheet.items) + 1 + 2 + 1  # one outline, one label, the line above
@@ -188,9 +188,11 @@ def test_rules_broken_on_no_box_are_written_above_the_markers():
     sheet = GAMES["twenty-one"].build("A", "en", "a4")
     violations = [Violation("written-total", (), ""), Violation("written-total", (), ""),
                   Violation("over-field", ("R1C2",), "")]
-    drawn = annotated_sheet(Report("twenty-one", "A", "x", 0, violations), sheet)
+    drawn = annotated_sheet(Report("twenty-one", "A", "x", 0, violations, lang="en"), sheet)
     top = drawn.items[-1]
     assert (top.text, top.colour, top.x, top.bold) == ("also broken: written-total ×2 (see the report)", RED, sheet.width / 2, True)
-    left, upper, right, lower = _letters(top)
+    spanish = annotated_sheet(Report("twenty-one", "A", "x", 0, violations, lang="es"), sheet).items[-1]
+    assert spanish.text == "también incumplidas: written-total ×2 (ver el informe)"  # the report's language
+    _, upper, _, lower = _letters(top)
     assert upper > 0 and lower < min(item.y for item in sheet.items if isinstance(item, Rect))
     assert annotated_sheet(Report("twenty-one", "A", "x", 0, violations[2:]), sheet).items[-1].text == "over-field"
