@@ -25,12 +25,12 @@ ELSEWHERE_Y = 6.5  # mm: the baseline of the rules no box shows, above the corne
 
 def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) -> Sheet:
     """A copy of `sheet` with what was audited drawn in (`written`: render.written's items),
-    each violation's cells outlined in red and its rule written on a
-    label (a cell named twice is outlined once). Of the spots for a label, the first that hides
-    no other label, then no printed text, then no outlined cell, then no other cell, inside the
-    page: against one of its cells (above the first, below, right, left, at its corners), else the
-    nearest further out, up to REACH, on a red leader to its cell, so that which cell a label
-    names is never in doubt where cells stand close together (a map, a tower)."""
+    each violation's cells outlined in red (a cell named twice, once) and its rule written on a
+    label. Of the spots for a label, the first that hides no other label, then no printed text,
+    then no outlined cell, then no other cell, inside the page: against one of its cells (above
+    the first, below, right, left, at its corners), else the nearest further out, up to REACH,
+    on a red leader into its cell, so that which cell a label names is never in doubt where
+    cells stand close together (a map, a tower)."""
     out = Sheet(sheet.identity, sheet.width, sheet.height, sheet.title, [*sheet.items, *written], dict(sheet.cells))
     cells = {cid: shapely.Polygon(c.polygon) for cid, c in sheet.cells.items()}
     outlined: dict[str, shapely.Polygon] = {}

@@ -1,7 +1,8 @@
 """What a sheet holds (a typed-in file's entries, or what a photo read) drawn into its cells
-in pen blue, for the annotated audit picture: numbers, X, circled (guarded) numbers, and the
-tick boxes each counter adds up to, and a "?" on each cell a photo's reader was unsure of; a game whose cells hold other things draws them itself
-(Game.draw_place: Catan's pieces in their pencil colours)."""
+in pen blue, for the annotated audit picture: numbers, X, circled (guarded) numbers and the
+tick boxes each counter adds up to (a game whose cells hold other things draws them itself,
+Game.draw_place: Catan's pieces in their pencil colours), and an amber "?" on each cell a
+photo's reader was unsure of."""
 
 from __future__ import annotations
 

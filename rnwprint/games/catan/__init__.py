@@ -2,8 +2,9 @@
 and keep their resources on a notes sheet.
 
 variants.py: the variants (the default map, shuffled maps, the notes sheet) and what each
-builds; geometry.py: the island; sheets.py: the printables; rules.py: the audit; drawn.py: the places as audited, drawn; photo.py and
-pencils.py: the map read from a photo by pencil colour; templates/catan.toml: the data.
+builds; geometry.py: the island; sheets.py: the printables; rules.py: the audit; drawn.py:
+the places as audited, drawn on the annotated picture; photo.py and pencils.py: the map read
+from a photo by pencil colour; templates/catan.toml: the data.
 """
 
 from __future__ import annotations
