@@ -24,7 +24,8 @@ def read_one(path: pathlib.Path, as_json: bool = False, draw: bool = False) -> R
 
     reader = photo_reader(str(path))
     result = reader.read_photo(path)
-    notes = [n for n in (result.advice(), result.damage_note()) if n]
+    lang = result.identity.lang  # the notes, like the typed-in file, in the sheet's language
+    notes = [n for n in (result.advice(lang), result.damage_note(lang)) if n]
     line = json_line(reader.as_json(result)) if as_json else ""
     picture = reader.annotate(result) if draw else b""
     return Read(notes, reader.typed_in_text(result), line, picture, len(result.unsure))

@@ -354,8 +354,8 @@ def test_read_of_a_damaged_jpeg_says_so_and_marks_every_cell_unsure(tmp_path, ph
     out, err = capfd.readouterr()
     assert code == 0
     assert "Corrupt JPEG" not in err.replace("(Corrupt JPEG", "")  # the decoder's own line is gone
-    warnings = [line for line in err.splitlines() if "damaged" in line]
-    assert len(warnings) == 1 and warnings[0].startswith(f"rnwprint: {path}: The photo file is damaged")
+    warnings = [line for line in err.splitlines() if "dañado" in line]  # a Spanish sheet: its notes in Spanish
+    assert len(warnings) == 1 and warnings[0].startswith(f"rnwprint: {path}: El archivo de la foto está dañado")
     cells = out.split("[cells]\n")[1].split("\n\n")[0].splitlines()
     assert len(cells) == 30  # Twenty One: 5 rows of 6
     assert all(line.endswith("# UNSURE: el archivo de la foto está dañado") for line in cells)  # a Spanish sheet
