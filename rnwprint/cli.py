@@ -150,7 +150,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
 @click.option("--annotate", type=OUTPUT, default=None,
-              help="Write the sheet with each violation drawn in red on it (PNG or PDF); one file only.")
+              help="Write each sheet as audited, its violations drawn in red (PNG: one file; PDF: a page per sheet).")
 def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None,
           jobs: int | None, annotate: pathlib.Path | None) -> None:
     """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
@@ -166,11 +166,11 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     files = files_to_read(files, typed_in=True)  # a folder's files, a pattern's, a PDF's pages
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
-    if annotate is not None:
-        _audit_annotated(files, lang, log, as_json, annotate)
+    fmt = _annotate_format(files, log, annotate) if annotate is not None else None
     from rnwprint.batch import Failure, cores
 
     worst = 0
+    pages = []  # --annotate: each sheet audited, annotated, in input order
     photos = any(is_photo(f) for f in files)
     work = audit_many(files, lang, log, (jobs or cores()) if photos else 1)  # typed-in files: too quick for a pool
     with _progress(work, photos, "photos") as outcomes:
@@ -181,39 +181,48 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
             else:
                 click.echo(outcome.to_json() if as_json else outcome.to_text(outcome.lang))
                 worst = max(worst, 0 if outcome.valid else 1)
+                if fmt:
+                    pages.append(_annotated(outcome))
+    if pages:
+        from rnwprint.output import write_atomic
+        from rnwprint.render import render
+
+        write_atomic(annotate, render(pages, fmt)[0], (*files, log) if log else files)
     sys.exit(worst)
 
 
-def _audit_annotated(files, lang, log, as_json: bool, target: pathlib.Path) -> None:
-    """`audit --annotate`: one file's report, and its sheet with what was audited drawn in
-    and the violations in red."""
-    from rnwprint.app.audit import audit_file
-    from rnwprint.games import get_game
-    from rnwprint.output import check_target, is_stdout, write_atomic
-    from rnwprint.render import render
-    from rnwprint.render.annotate import annotated_sheet
-    from rnwprint.render.written import written_items
+def _annotate_format(files, log, target: pathlib.Path) -> str:
+    """`audit --annotate`'s checks before any file is read: the picture's format ("png": one
+    sheet; "pdf": a page per sheet), refused for standard output or over an input."""
+    from rnwprint.output import check_target, is_stdout
 
-    if len(files) > 1:
-        pages = {getattr(f, "path", None) for f in files}
-        if len(pages) == 1 and None not in pages:  # one PDF of several pages
-            raise click.UsageError(f"--annotate draws one sheet's violations, and {files[0].path} holds "
-                                   f"{len(files)} pages: give a PDF of one page with it")
-        raise click.UsageError("--annotate draws one sheet's violations: give one file with it")
     if is_stdout(target):
         raise click.UsageError("--annotate - would write the picture to standard output, where the report "
                                "is printed: give --annotate a file")
     fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
-    inputs = (*files, log) if log else files  # the game log is an input too: never written over
-    check_target(target, inputs)
-    report = audit_file(files[0], lang, log)
+    if fmt == "png" and len(files) > 1:
+        pages = {getattr(f, "path", None) for f in files}
+        if len(pages) == 1 and None not in pages:  # one PDF of several pages
+            raise click.UsageError(f"--annotate draws one sheet's violations in a PNG, and {files[0].path} holds "
+                                   f"{len(files)} pages: give a PDF of one page with it, or --annotate a .pdf file "
+                                   "for a page per sheet")
+        raise click.UsageError("--annotate draws one sheet's violations in a PNG: give one file with it, or "
+                               "--annotate a .pdf file for a page per sheet")
+    check_target(target, (*files, log) if log else files)
+    return fmt
+
+
+def _annotated(report):
+    """The sheet `report` was made on, with what was audited drawn in and its violations in red."""
+    from rnwprint.games import get_game
+    from rnwprint.render.annotate import annotated_sheet
+    from rnwprint.render.written import written_items
+
     game = get_game(report.game)
     sheet = game.build(report.variant, report.lang, "a4")
     entries = report.entries
     written = written_items(sheet, entries.cells, entries.counters, game.draw_place, report.unsure + report.doubtful)
-    write_atomic(target, render([annotated_sheet(report, sheet, written)], fmt)[0], inputs)
-    click.echo(report.to_json() if as_json else report.to_text(report.lang))
-    sys.exit(0 if report.valid else 1)
+    return annotated_sheet(report, sheet, written)
 
 
 @cli.command(short_help="Read photos of finished sheets into typed-in files.")

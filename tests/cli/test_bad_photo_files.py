@@ -121,8 +121,8 @@ def test_annotate_with_a_pdf_of_several_pages_says_so(cli, tmp_path):
     assert cli("sheet", "twenty-one", "--variant", "all", "-o", pdf).code == 0
     result = cli("audit", pdf, "--annotate", picture)
     assert result.code == 2 and not picture.exists()
-    assert one_line(result) == (f"rnwprint: --annotate draws one sheet's violations, and {pdf} holds 6 pages: "
-                                "give a PDF of one page with it")
+    assert one_line(result) == (f"rnwprint: --annotate draws one sheet's violations in a PNG, and {pdf} holds 6 "
+                                "pages: give a PDF of one page with it, or --annotate a .pdf file for a page per sheet")
 
 
 def test_read_json_gives_a_file_that_is_no_photo_an_object_too(cli, write):

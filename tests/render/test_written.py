@@ -182,3 +182,22 @@ def test_audit_annotate_draws_the_typed_in_numbers_into_their_boxes(cli, write, 
         assert _pen_pixels(png, sheet.cells[cid]) > 100, cid
     for cid in ("R1C5", "R2C1", "R5C6"):
         assert _pen_pixels(png, sheet.cells[cid]) == 0, cid
+
+
+def test_audit_annotate_into_a_pdf_draws_a_page_per_sheet_and_skips_a_file_it_cannot_read(cli, write, tmp_path):
+    """A tournament's typed-in sheets audited at once: one PDF, a page per sheet in input
+    order (a Rolling map in landscape among them), the unreadable file said on stderr and
+    left out; a PNG takes one sheet only."""
+    a = write("a.toml", 'game = "twenty-one"\nvariant = "A"\n[cells]\nR1C1 = 6\n')
+    b = write("b.toml", 'game = "rolling-america"\nvariant = "us"\n[cells]\nWA = 3\nOR = 6\n')
+    bad = write("c.toml", 'game = "twenty-one"\nvariant = "Z"\n')
+    result = cli("audit", a, bad, b, "--annotate", tmp_path / "all.pdf", "--lang", "en")
+    assert result.code == 2 and "c.toml" in result.err and result.out.count("Sheet: ") == 2
+    pdf = (tmp_path / "all.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") == 2
+    assert pdf.index(b"/MediaBox [ 0 0 595.2756 841.8898 ]") < pdf.index(b"/MediaBox [ 0 0 841.8898 595.2756 ]")
+    refused = cli("audit", a, b, "--annotate", tmp_path / "two.png")
+    assert refused.code == 2 and "--annotate a .pdf file for a page per sheet" in refused.err
+    assert not (tmp_path / "two.png").exists()
+    nothing = cli("audit", bad, "--annotate", tmp_path / "none.pdf")
+    assert nothing.code == 2 and not (tmp_path / "none.pdf").exists()  # no sheet audited: no file
