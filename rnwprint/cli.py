@@ -221,7 +221,8 @@ def _annotated(report):
     game = get_game(report.game)
     sheet = game.build(report.variant, report.lang, "a4")
     entries = report.entries
-    written = written_items(sheet, entries.cells, entries.counters, game.draw_place, report.unsure + report.doubtful)
+    written = written_items(sheet, entries.cells, entries.counters, game.draw_place, report.unsure + report.doubtful,
+                            entries.ticked)
     return annotated_sheet(report, sheet, written)
 
 

@@ -47,6 +47,7 @@ class Entries:
     counters: dict[str, int] = field(default_factory=dict)
     lang: str | None = None
     totals: dict[str, int] = field(default_factory=dict)  # score boxes the player wrote in (blank: absent)
+    ticked: tuple[str, ...] | None = None  # the tick boxes a photo saw ticked (typed in: only counted, None)
 
 
 def read_text(path: str | pathlib.Path, what: str) -> str:

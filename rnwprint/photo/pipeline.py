@@ -76,8 +76,9 @@ class PhotoRead:
     def entries(self) -> Entries:
         cells = {cid: r.value for cid, r in self.reads.items()
                  if self.sheet.cells[cid].kind != "tick" and r.value is not None}
+        ticked = tuple(cid for cid, r in self.reads.items() if self.sheet.cells[cid].kind == "tick" and r.value)
         return Entries(self.source, self.identity.game, self.identity.variant, cells, self.counters(),
-                       self.identity.lang)
+                       self.identity.lang, ticked=ticked)
 
     def counters(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -1,6 +1,6 @@
 """What a sheet holds (a typed-in file's entries, or what a photo read) drawn into its cells
 in pen blue, for the annotated audit picture: numbers, X, circled (guarded) numbers and the
-tick boxes each counter adds up to (a game whose cells hold other things draws them itself,
+tick boxes (a photo's as seen, a typed-in counter's first ones) (a game whose cells hold other things draws them itself,
 Game.draw_place: Catan's pieces in their pencil colours), and an amber "?" on each cell a
 photo's reader was unsure of."""
 
@@ -23,18 +23,21 @@ DOUBT, DOUBT_MM = 0.2, 2.5  # the badge's radius: of the box's smaller side, at 
 
 def written_items(sheet: Sheet, cells: dict[str, object], counters: dict[str, int],
                   draw_place: Callable[[Cell, object], list[Item]] | None = None,
-                  unsure: Collection[str] = ()) -> list[Item]:
-    """The items that draw `cells` (id -> value as the audit takes it) and `counters` (name ->
-    how many of its tick boxes, the first ones, are ticked) on `sheet`; each cell of `unsure`
-    (a photo's cells to check on the paper) carries a "?" badge in its top right corner."""
+                  unsure: Collection[str] = (), ticked: Collection[str] | None = None) -> list[Item]:
+    """The items that draw `cells` (id -> value as the audit takes it) and the tick boxes on
+    `sheet`: those `ticked` (a photo's), else for each of `counters` (name -> how many) its
+    first ones; each cell of `unsure` (a photo's cells to check on the paper) carries a "?"
+    badge in its top right corner."""
     items: list[Item] = []
     for cid, value in cells.items():
         cell = sheet.cells.get(cid)
         if cell is not None:
             items += draw_place(cell, value) if draw_place else _number(cell, value)
-    for name, count in counters.items():
-        boxes = [c for c in sheet.cells.values() if c.kind == "tick" and c.counter == name]
-        items += [_tick(c) for c in boxes[:max(count, 0)]]
+    if ticked is None:  # typed in: only counted, so each counter's first boxes
+        ticked = []
+        for name, count in counters.items():
+            ticked += [c.id for c in sheet.cells.values() if c.kind == "tick" and c.counter == name][:max(count, 0)]
+    items += [_tick(sheet.cells[cid]) for cid in ticked if cid in sheet.cells]
     for cid in unsure:
         if cid in sheet.cells:
             items += _doubt(sheet.cells[cid])

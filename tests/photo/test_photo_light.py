@@ -398,3 +398,12 @@ def test_the_annotated_audit_of_a_dark_photo_marks_every_box_to_check(rolling_sh
         r = min(DOUBT * min(x1 - x0, y1 - y0), DOUBT_MM)
         pixel = image[int((y0 + 1.2 * r) * s), int((x1 - 1.2 * r - 0.75 * r) * s)]  # left of the "?", in the badge
         assert np.abs(pixel - amber).sum() < 60, cid
+
+
+def test_a_photo_s_entries_name_the_tick_boxes_it_saw_ticked(rolling_sheet, read_at):
+    """Every other tick box is ticked on this sheet: the annotated audit picture crosses those,
+    not the first ones of each counter."""
+    sheet, marks, _ = rolling_sheet
+    _, result = read_at(1.0)
+    ticked = tuple(c.id for c in sheet.cells.values() if c.kind == "tick" and marks.get(c.id))
+    assert result.entries().ticked == ticked and len(ticked) > 3

@@ -71,6 +71,13 @@ def test_each_counter_ticks_its_first_boxes_and_no_more():
     assert len(items) == 5 and all(i.style.stroke == PEN and not i.closed and len(i.rings) == 2 for i in items)
 
 
+def test_the_tick_boxes_a_photo_saw_ticked_are_crossed_whatever_the_counts():
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    items = written_items(sheet, {}, {"guard": 2}, ticked=("guard:1", "guard:3", "rounds:5"))
+    crossed = sorted(cid for cid, cell in sheet.cells.items() if any(_inside(_bounds(i), cell) for i in items))
+    assert crossed == ["guard:1", "guard:3", "rounds:5"]
+
+
 def _bounds(path: Path):
     xs = [x for ring in path.rings for x, _ in ring]
     ys = [y for ring in path.rings for _, y in ring]
