@@ -47,20 +47,33 @@ def test_the_share_of_a_box_outline_hidden_is_the_share_a_blob_covers(sheet, cov
     assert hidden[0] <= share <= hidden[1]
 
 
-def fingered(jpeg: bytes, result, cells, colour=(196, 140, 112)) -> bytes:
-    """The photo with a fingertip of `colour` laid over each of `cells`, its edge soft."""
+def skin_over(jpeg: bytes, colour, blur: float, shape) -> bytes:
+    """The photo with skin of `colour` wherever `shape(draw)` draws on a mask, its edge
+    softened by `blur` pixels."""
     image = Image.open(io.BytesIO(jpeg)).convert("RGB")
     mask = Image.new("L", image.size, 0)
-    draw = ImageDraw.Draw(mask)
-    for cid in cells:
-        x0, y0, x1, y1 = result.sheet.cells[cid].bounds
-        (ax, ay), (bx, by) = result.fix.to_image([(x0, y0), (x1, y1)])
-        cx, cy, rad = (ax + bx) / 2, (ay + by) / 2, max(abs(bx - ax), abs(by - ay)) * 0.9
-        draw.ellipse((cx - rad * 1.3, cy - rad, cx + rad * 1.3, cy + rad * 2.5), fill=255)
-    image = Image.composite(Image.new("RGB", image.size, colour), image, mask.filter(ImageFilter.GaussianBlur(6)))
+    shape(ImageDraw.Draw(mask))
+    image = Image.composite(Image.new("RGB", image.size, colour), image, mask.filter(ImageFilter.GaussianBlur(blur)))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=90)
     return out.getvalue()
+
+
+def box_in_photo(result, cid: str) -> tuple[float, float, float, float]:
+    """Where `cid`'s box's top left and bottom right corners lie in the photo."""
+    x0, y0, x1, y1 = result.sheet.cells[cid].bounds
+    (ax, ay), (bx, by) = result.fix.to_image([(x0, y0), (x1, y1)])
+    return ax, ay, bx, by
+
+
+def fingered(jpeg: bytes, result, cells, colour=(196, 140, 112)) -> bytes:
+    """The photo with a fingertip of `colour` laid over each of `cells`."""
+    def tips(draw):
+        for cid in cells:
+            ax, ay, bx, by = box_in_photo(result, cid)
+            cx, cy, rad = (ax + bx) / 2, (ay + by) / 2, max(abs(bx - ax), abs(by - ay)) * 0.9
+            draw.ellipse((cx - rad * 1.3, cy - rad, cx + rad * 1.3, cy + rad * 2.5), fill=255)
+    return skin_over(jpeg, colour, 6, tips)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +106,7 @@ def test_a_number_under_a_finger_is_flagged_never_read_blank_silently(finger_pho
 
 def test_without_the_check_the_finger_hides_the_number_silently(finger_photos, monkeypatch):
     """What the check is for: with it off, the covered numbers read blank, unflagged."""
-    marks, _, photos = finger_photos
+    _, _, photos = finger_photos
     monkeypatch.setattr("rnwprint.photo.read.COVERED", 1.0)
     monkeypatch.setattr("rnwprint.photo.read.COVERED_FOUND", 1.0)
     cells, path = photos["dark"]
@@ -134,20 +147,15 @@ def test_an_outline_is_seen_from_half_the_contrast_it_is_drawn_with(sheet, faded
 def fingertip_over_corner(jpeg: bytes, result, cid: str, colour=(196, 140, 112)) -> bytes:
     """The photo with a fingertip coming from the top left over a third of `cid`'s box: the
     rest of its outline still shows, so its print is found."""
-    image = Image.open(io.BytesIO(jpeg)).convert("RGB")
-    mask = Image.new("L", image.size, 0)
-    draw = ImageDraw.Draw(mask)
-    x0, y0, x1, y1 = result.sheet.cells[cid].bounds
-    (ax, ay), (bx, by) = result.fix.to_image([(x0, y0), (x1, y1)])
+    ax, ay, bx, by = box_in_photo(result, cid)
     side = max(abs(bx - ax), abs(by - ay))
     cx, cy, r = ax + 0.35 * (bx - ax), ay + 0.35 * (by - ay), 0.6 * side
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
-    draw.polygon([(cx - r, cy), (cx + r, cy), (cx + r - 6 * side, cy - 6 * side), (cx - r - 6 * side, cy - 6 * side)],
-                 fill=255)
-    image = Image.composite(Image.new("RGB", image.size, colour), image, mask.filter(ImageFilter.GaussianBlur(4)))
-    out = io.BytesIO()
-    image.save(out, "JPEG", quality=90)
-    return out.getvalue()
+
+    def tip(draw):
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+        draw.polygon([(cx - r, cy), (cx + r, cy), (cx + r - 6 * side, cy - 6 * side), (cx - r - 6 * side, cy - 6 * side)],
+                     fill=255)
+    return skin_over(jpeg, colour, 4, tip)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +178,7 @@ def test_a_fingertip_over_a_box_s_corner_is_flagged_though_the_box_is_found(corn
 
 
 def test_without_the_weak_match_check_the_corner_finger_hides_the_number_silently(corner_photo, monkeypatch):
-    marks, _, path = corner_photo
+    _, _, path = corner_photo
     monkeypatch.setattr("rnwprint.photo.read.COVERED_FOUND", 1.0)
     read = read_photo(path).reads["KS"]
     assert (read.value, read.unsure) == (None, False)
