@@ -219,8 +219,8 @@ def _annotated(report):
     from rnwprint.render.written import written_items
 
     game = get_game(report.game)
-    sheet = game.build(report.variant, report.lang, "a4")
     entries = report.entries
+    sheet = game.build(report.variant, report.lang, entries.page or "a4")  # a photo's paper; typed in: A4
     written = written_items(sheet, entries.cells, entries.counters, game.draw_place, report.unsure + report.doubtful,
                             entries.ticked)
     return annotated_sheet(report, sheet, written)

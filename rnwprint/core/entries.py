@@ -48,6 +48,7 @@ class Entries:
     lang: str | None = None
     totals: dict[str, int] = field(default_factory=dict)  # score boxes the player wrote in (blank: absent)
     ticked: tuple[str, ...] | None = None  # the tick boxes a photo saw ticked (typed in: only counted, None)
+    page: str | None = None  # the paper a photographed sheet was printed on (typed in: not said, None)
 
 
 def read_text(path: str | pathlib.Path, what: str) -> str:

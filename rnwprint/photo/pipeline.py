@@ -78,7 +78,7 @@ class PhotoRead:
                  if self.sheet.cells[cid].kind != "tick" and r.value is not None}
         ticked = tuple(cid for cid, r in self.reads.items() if self.sheet.cells[cid].kind == "tick" and r.value)
         return Entries(self.source, self.identity.game, self.identity.variant, cells, self.counters(),
-                       self.identity.lang, ticked=ticked)
+                       self.identity.lang, ticked=ticked, page=self.identity.page)
 
     def counters(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -208,3 +208,15 @@ def test_audit_annotate_into_a_pdf_draws_a_page_per_sheet_and_skips_a_file_it_ca
     assert not (tmp_path / "two.png").exists()
     nothing = cli("audit", bad, "--annotate", tmp_path / "none.pdf")
     assert nothing.code == 2 and not (tmp_path / "none.pdf").exists()  # no sheet audited: no file
+
+
+def test_a_photo_of_a_letter_sheet_is_annotated_on_letter_paper(cli, tmp_path):
+    from support import synth
+
+    sheet = GAMES["twenty-one"].build("C", "en", "letter")
+    photo = tmp_path / "letter.jpg"
+    photo.write_bytes(synth.make_photo(sheet, {"R1C1": 6, "R1C2": 5}, seed=3, megapixels=4.0))
+    result = cli("audit", photo, "--annotate", tmp_path / "checked.pdf")
+    assert result.code in (0, 1)
+    pdf = (tmp_path / "checked.pdf").read_bytes()
+    assert b"/MediaBox [ 0 0 612 792 ]" in pdf and pdf.count(b"/Type /Page\n") == 1
