@@ -26,7 +26,7 @@ ELSEWHERE_Y = 6.5  # mm: the baseline of the rules no box shows, above the corne
 def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) -> Sheet:
     """A copy of `sheet` with what was audited drawn in (`written`: render.written's items),
     each violation's cells outlined in red (a cell named twice, once) and its rule written on a
-    label. Of the spots for a label, the first that hides no other label, then no printed text,
+    label ("(?)" after it where it rests on a cell to check on the paper, as the report has it). Of the spots for a label, the first that hides no other label, then no printed text,
     then no outlined cell, then no other cell, inside the page: against one of its cells (above
     the first, below, right, left, at its corners), else the nearest further out, up to REACH,
     on a red leader into its cell, so that which cell a label names is never in doubt where
@@ -52,8 +52,9 @@ def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) 
             continue
         earlier = shapely.STRtree(drawn)
         skip = [ids.index(c) for c in own]
+        said = v.rule + (" (?)" if report.rests_on_unsure(v) else "")  # as the report marks it
         for further in (False, True):  # the spots against its cells; further out only if all of those hide something
-            labels, leaders, away = (numpy.concatenate(parts) for parts in zip(*(_spots(cells[c], v.rule, further)
+            labels, leaders, away = (numpy.concatenate(parts) for parts in zip(*(_spots(cells[c], said, further)
                                                                                  for c in own)))
             left, top, right, bottom = shapely.bounds(labels).T
             hides = ((left < 0) | (top < 0) | (right > sheet.width) | (bottom > sheet.height),
@@ -70,7 +71,7 @@ def annotated_sheet(report: Report, sheet: Sheet, written: Sequence[Item] = ()) 
             out.add(Path((tuple(leader.coords),), Style(stroke=RED, width=0.35), closed=False))
             out.add(Circle(*leader.coords[-1], LEADER_DOT, Style(fill=RED, stroke=None)))
         out.add(Rect(x0, y0, x1 - x0, y1 - y0, Style(fill="#ffffff", stroke=RED, width=0.3), radius=0.6))
-        out.add(Text((x0 + x1) / 2, y1 - 0.8, v.rule, LABEL_PT, RED, "middle", bold=True))
+        out.add(Text((x0 + x1) / 2, y1 - 0.8, said, LABEL_PT, RED, "middle", bold=True))
     if elsewhere:  # in the top margin, above the title, in the report's language, so that no broken rule goes unseen
         line = ", ".join(rule + (f" ×{n}" if n > 1 else "") for rule, n in elsewhere.items())
         out.add(Text(sheet.width / 2, ELSEWHERE_Y, t(report.lang, "audit.also_broken", rules=line), LABEL_PT, RED, "middle",

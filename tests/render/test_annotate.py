@@ -196,3 +196,15 @@ def test_rules_broken_on_no_box_are_written_above_the_markers():
     _, upper, _, lower = _letters(top)
     assert upper > 0 and lower < min(item.y for item in sheet.items if isinstance(item, Rect))
     assert annotated_sheet(Report("twenty-one", "A", "x", 0, violations[2:]), sheet).items[-1].text == "over-field"
+
+
+def test_a_verdict_resting_on_a_cell_to_check_is_marked_as_the_report_marks_it():
+    sheet = GAMES["roll-to-the-top"].build("burj", "en", "a4")
+    violations = [Violation("support", ("B3", "A3"), ""), Violation("support", ("C1", "B2"), "")]
+    report = Report("roll-to-the-top", "burj", "x", 0, violations, unsure=("A3",), lang="en")
+    drawn = annotated_sheet(report, sheet)
+    assert [rule for _, rule, _ in _labels(drawn, sheet)] == ["support (?)", "support"]
+    first, second = report.to_text("en").splitlines()[2:4]  # the text report marks the same one
+    assert first.endswith("(?)") and not second.endswith("(?)")
+    report.unsure, report.doubtful = (), ("B2",)
+    assert [rule for _, rule, _ in _labels(annotated_sheet(report, sheet), sheet)] == ["support", "support (?)"]
