@@ -46,9 +46,10 @@ GRAINY = 0.25
 #: 23 tuning photos, 48 -> 11 on 40 held out.
 COVERED, OUTLINE_PAD_MM = 0.5, 0.4
 #: A fingertip over part of a box leaves the rest of its outline to be found (printed.
-#: _register), but weakly, and the number under it reads blank: a box read blank, matched
-#: under WEAK_MATCH, with more than COVERED_FOUND of its outline hidden is "covered" too, in a
-#: photo seeing the page at FINGER_SHARP px/mm or more (coarser ones blur outlines as much).
+#: _register), but weakly, and the number under it reads blank or in part (46 read 6): a
+#: number box matched under WEAK_MATCH, with more than COVERED_FOUND of its outline hidden, is
+#: "covered" too, in a photo seeing the page at FINGER_SHARP px/mm or more (coarser ones blur
+#: outlines as much).
 #: Tuning photos without a finger (seeds 7040-7139, 2-12 MP, 3,625 number boxes): the most
 #: outline hidden 0.58 under 3 px/mm, 0.43 at 3.02 (bench_finger --clear), 0.27 from 3.25 on,
 #: 0.22 from 3.5; the numbers fingertips hid silently (bench_finger's seeds 100-123, and

@@ -107,7 +107,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
-        if not light and cell.id in registration.missed and _outline_hidden(page, raw, grey, cell, px_per_mm, shift) > COVERED:
+        if not light and _covered(cell, registration.match[cell.id], photo_px_per_mm,
+                                  lambda: _outline_hidden(page, raw, grey, cell, px_per_mm, shift)):
             light = "covered"
         dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
         if gain != 1.0:
@@ -129,9 +130,6 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
         elif share < BLANK_INK:
-            if light in ("", "grainy") and _covered_corner(registration.match[cell.id], photo_px_per_mm,
-                                                           lambda: _outline_hidden(page, raw, grey, cell, px_per_mm, shift)):
-                light = "covered"
             # faint marks, unless most of them are the blurred edge of the box's printed id
             unsure = share > UNSURE_BLANK[0] and \
                 cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
@@ -167,12 +165,15 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     return reads, written
 
 
-def _covered_corner(match: float, photo_px_per_mm: float, hidden) -> bool:
-    """Whether a box read blank may have a fingertip over it (light.WEAK_MATCH): its print
-    found, but weakly, and `hidden()` (the share of its outline that cannot be seen, worked
-    out only where the rest asks) over COVERED_FOUND, in a photo seeing the page at
-    FINGER_SHARP px/mm or more."""
-    return match < WEAK_MATCH and photo_px_per_mm >= FINGER_SHARP and hidden() > COVERED_FOUND
+def _covered(cell: Cell, match: float, photo_px_per_mm: float, hidden) -> bool:
+    """Whether something lies over a box (light.COVERED), from how well its print matched
+    (printed._register) and `hidden()`, the share of its outline that cannot be seen (worked
+    out only where the rest asks): a box whose print was not found, past COVERED; a number
+    box found only weakly (a fingertip over part of it: light.WEAK_MATCH), past COVERED_FOUND,
+    in a photo seeing the page at FINGER_SHARP px/mm or more."""
+    if match < REGISTER_MATCH:
+        return hidden() > COVERED
+    return cell.kind != "tick" and match < WEAK_MATCH and photo_px_per_mm >= FINGER_SHARP and hidden() > COVERED_FOUND
 
 
 def _after_circle(light: str, ringed: bool, why: str, grainy: bool) -> str:

@@ -184,13 +184,18 @@ def test_without_the_weak_match_check_the_corner_finger_hides_the_number_silentl
     assert (read.value, read.unsure) == (None, False)
 
 
-@pytest.mark.parametrize("match, px_per_mm, hidden, covered", [
-    (0.69, 4.0, 0.41, True), (0.70, 4.0, 0.41, False),  # WEAK_MATCH
-    (0.5, 3.25, 0.41, True), (0.5, 3.24, 0.41, False),  # FINGER_SHARP: coarser photos blur outlines as much
-    (0.5, 4.0, 0.40, False), (0.5, 4.0, 0.9, True),  # COVERED_FOUND
+@pytest.mark.parametrize("kind, match, px_per_mm, hidden, covered", [
+    ("number", 0.69, 4.0, 0.41, True), ("number", 0.70, 4.0, 0.41, False),  # WEAK_MATCH
+    ("number", 0.5, 3.25, 0.41, True), ("number", 0.5, 3.24, 0.41, False),  # FINGER_SHARP: coarser photos blur as much
+    ("number", 0.5, 4.0, 0.40, False), ("number", 0.5, 4.0, 0.9, True),  # COVERED_FOUND
+    ("tick", 0.5, 4.0, 0.9, False),  # a tick box found weakly: not judged so
+    ("number", 0.29, 2.0, 0.51, True), ("tick", 0.29, 2.0, 0.51, True),  # not found: past COVERED, any photo
+    ("number", 0.29, 4.0, 0.5, False),
 ])
-def test_a_box_read_blank_is_covered_when_weakly_matched_and_much_of_its_outline_hidden(match, px_per_mm, hidden,
-                                                                                          covered):
-    from rnwprint.photo.read import _covered_corner
+def test_a_box_is_covered_when_not_found_or_found_weakly_with_much_of_its_outline_hidden(kind, match, px_per_mm,
+                                                                                          hidden, covered):
+    from rnwprint.core.sheet import Cell
+    from rnwprint.photo.read import _covered
 
-    assert _covered_corner(match, px_per_mm, lambda: hidden) is covered
+    cell = Cell("A1", ((0, 0), (10, 0), (10, 10), (0, 10)), kind=kind)
+    assert _covered(cell, match, px_per_mm, lambda: hidden) is covered
