@@ -190,6 +190,7 @@ def test_without_the_weak_match_check_the_corner_finger_hides_the_number_silentl
     ("number", 0.5, 4.0, 0.40, False), ("number", 0.5, 4.0, 0.9, True),  # COVERED_FOUND
     ("tick", 0.5, 4.0, 0.9, False),  # a tick box found weakly: not judged so
     ("number", 0.29, 2.0, 0.51, True), ("tick", 0.29, 2.0, 0.51, True),  # not found: past COVERED, any photo
+    ("number", 0.30, 2.0, 0.51, False),  # found (REGISTER_MATCH), in a coarse photo
     ("number", 0.29, 4.0, 0.5, False),
 ])
 def test_a_box_is_covered_when_not_found_or_found_weakly_with_much_of_its_outline_hidden(kind, match, px_per_mm,
