@@ -123,25 +123,41 @@ def _outline_hidden(page: np.ndarray, raw: np.ndarray, grey: np.ndarray, cell: C
     """The share of the box's outline (see COVERED) that does not stand out from the paper
     beside it (the lightest pixel within OUTLINE_PAD_MM) by half the contrast it is drawn with:
     a shadow dims line and paper alike, a blob over both leaves no contrast."""
-    (r0, r1, c0, c1), window = _around(page, raw, cell, px_per_mm, shift)
+    from rnwprint.photo.printed import of_print  # (printed imports this module)
+
+    rows_cols, window = _around(page, raw, cell, px_per_mm, shift)
     if window.size == 0:
         return 0.0
+    outline, half_drawn = of_print(raw, ("outline", cell.id, px_per_mm, rows_cols),
+                                   lambda: _outline_drawn(raw, grey, cell, px_per_mm, rows_cols))
+    if outline is None:
+        return 0.0
+    return float(np.mean(_contrast(window, outline, px_per_mm) < half_drawn))
+
+
+def _outline_drawn(raw: np.ndarray, grey: np.ndarray, cell: Cell, px_per_mm: float,
+                   rows_cols: tuple[int, int, int, int]) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The box's outline in its window (the print within OUTLINE_PAD_MM of its edges), and half
+    the contrast each of its pixels is drawn with; (None, None) where it has no print. The same
+    for every photo of the sheet: worked out once."""
+    r0, r1, c0, c1 = rows_cols
     pad = OUTLINE_PAD_MM * px_per_mm
     x0, y0, x1, y1 = cell.bounds
     left, top, right, bottom = x0 * px_per_mm - c0, y0 * px_per_mm - r0, x1 * px_per_mm - c0, y1 * px_per_mm - r0
-    band = np.zeros(window.shape, bool)  # within pad of the box's edges
+    band = np.zeros((r1 - r0, c1 - c0), bool)  # within pad of the box's edges
     band[max(int(top - pad), 0):int(bottom + pad) + 1, max(int(left - pad), 0):int(right + pad) + 1] = True
     band[int(top + pad) + 1:int(bottom - pad), int(left + pad) + 1:int(right - pad)] = False
     outline = band & (raw[r0:r1, c0:c1] > 0)
     if not outline.any():
-        return 0.0
+        return None, None
+    return outline, PRINT_SEEN * _contrast(grey[r0:r1, c0:c1], outline, px_per_mm) / 2
 
-    def contrast(image: np.ndarray) -> np.ndarray:  # each outline pixel against the lightest beside it
-        beside = cv2.dilate(image, np.ones((reach, reach), np.uint8))[outline].astype(np.float32)
-        return 1 - image[outline] / np.maximum(beside, 1)
 
-    reach = 2 * int(np.ceil(pad)) + 1
-    return float(np.mean(contrast(window) < PRINT_SEEN * contrast(grey[r0:r1, c0:c1]) / 2))
+def _contrast(image: np.ndarray, outline: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Each outline pixel's darkness against the lightest pixel within OUTLINE_PAD_MM of it."""
+    reach = 2 * int(np.ceil(OUTLINE_PAD_MM * px_per_mm)) + 1
+    beside = cv2.dilate(image, np.ones((reach, reach), np.uint8))[outline].astype(np.float32)
+    return 1 - image[outline] / np.maximum(beside, 1)
 
 
 def _rank_below(grey: np.ndarray, q: float, level: int) -> bool:
