@@ -36,7 +36,7 @@ GRAINY = 0.25
 #: Something over the page (a finger holding it): the reader judges ink against the paper
 #: around it, so an even blob wider than a stroke is taken for paper and the cell under it
 #: reads blank. Its box's print is hidden too: where a box's print was not found round it
-#: (printed.Registration.missed) and more than COVERED of its outline (the print within
+#: (printed.Registration.match under REGISTER_MATCH) and more than COVERED of its outline (the print within
 #: OUTLINE_PAD_MM of the box's edges) stands out from the paper beside it by less than half
 #: the contrast it is drawn with, the cell is "covered": read, but flagged (unless the light
 #: already explains a print not seen: washed out or too dark). Tuning photos

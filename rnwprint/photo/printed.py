@@ -145,8 +145,8 @@ class Registration:
     def __init__(self, page: np.ndarray, raw: np.ndarray, px_per_mm: float):
         self.page, self.raw, self.px_per_mm = page, raw, px_per_mm
         self.found: list[tuple[float, float, tuple[int, int]]] = []  # (x, y) mm of a box's centre, its shift
-        self.missed: set[str] = set()  # the boxes whose print was not found round them (left where the fit put them)
-        self.match: dict[str, float] = {}  # how well each box's print matched (see _register)
+        self.match: dict[str, float] = {}  # how well each box's print matched (see _register; under
+        # REGISTER_MATCH: not found round it, left where the fit put it)
 
     def shift(self, cell: Cell) -> tuple[int, int]:
         x0, y0, x1, y1 = cell.bounds
@@ -159,8 +159,6 @@ class Registration:
         shift, self.match[cell.id] = _register(self.page, self.raw, cell, self.px_per_mm, near)
         if self.match[cell.id] >= REGISTER_MATCH:
             self.found.append((x, y, shift))
-        else:
-            self.missed.add(cell.id)
         return shift
 
 
