@@ -166,7 +166,8 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     files = files_to_read(files, typed_in=True)  # a folder's files, a pattern's, a PDF's pages
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
-    fmt = _annotate_format(files, log, annotate) if annotate is not None else None
+    inputs = (*files, log) if log else files  # the game log is an input too: never written over
+    fmt = _annotate_format(files, inputs, annotate) if annotate is not None else None
     from rnwprint.batch import Failure, cores
 
     worst = 0
@@ -187,11 +188,11 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
         from rnwprint.output import write_atomic
         from rnwprint.render import render
 
-        write_atomic(annotate, render(pages, fmt)[0], (*files, log) if log else files)
+        write_atomic(annotate, render(pages, fmt)[0], inputs)
     sys.exit(worst)
 
 
-def _annotate_format(files, log, target: pathlib.Path) -> str:
+def _annotate_format(files, inputs, target: pathlib.Path) -> str:
     """`audit --annotate`'s checks before any file is read: the picture's format ("png": one
     sheet; "pdf": a page per sheet), refused for standard output or over an input."""
     from rnwprint.output import check_target, is_stdout
@@ -208,7 +209,7 @@ def _annotate_format(files, log, target: pathlib.Path) -> str:
                                    "for a page per sheet")
         raise click.UsageError("--annotate draws one sheet's violations in a PNG: give one file with it, or "
                                "--annotate a .pdf file for a page per sheet")
-    check_target(target, (*files, log) if log else files)
+    check_target(target, inputs)
     return fmt
 
 
