@@ -29,25 +29,25 @@ if TYPE_CHECKING:
 
 def parse_ascii(text: str, where: str = "tower") -> Tower:
     """ASCII art -> Tower (not yet checked for playability). TowerError names line and column."""
-    lines = [line.rstrip() for line in text.replace("\t", "    ").splitlines()]
-    lines = [("" if line.lstrip().startswith("#") else line) for line in lines]
-    while lines and not lines[0].strip():
+    # (line number in the text, line): comment lines are dropped, not rows of no squares
+    lines = [(n, line.rstrip()) for n, line in enumerate(text.replace("\t", "    ").splitlines(), 1)
+             if not line.lstrip().startswith("#")]
+    while lines and not lines[0][1].strip():
         lines.pop(0)
-    while lines and not lines[-1].strip():
+    while lines and not lines[-1][1].strip():
         lines.pop()
     if not lines:
         raise TowerError("no squares found; draw each square as [] (one text line per row)", where)
     if len(lines) > MAX_ROWS:
         raise TowerError(f"{len(lines)} rows; at most {MAX_ROWS}", where)
-    for n, line in enumerate(lines):
+    for n, line in lines:
         drawn = line.strip()
         if len(drawn) > 2 * MAX_ACROSS:
-            raise TowerError(f"line {n + 1} is {len(drawn) / 2:,g} squares wide; a tower is at most "
+            raise TowerError(f"line {n} is {len(drawn) / 2:,g} squares wide; a tower is at most "
                              f"{MAX_ACROSS} across", where)
     squares = []
     problems = []
-    for n, line in enumerate(lines):
-        row = len(lines) - 1 - n
+    for row, (n, line) in enumerate(reversed(lines)):
         c = 0
         while c < len(line):
             ch = line[c]
@@ -57,7 +57,7 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
                 squares.append((row, c))
                 c += 2
             else:
-                problems.append(f"line {n + 1}, column {c + 1}: unexpected {ch!r}; draw each square as []")
+                problems.append(f"line {n}, column {c + 1}: unexpected {ch!r}; draw each square as []")
                 c += 1
     if problems:
         raise TowerError("; ".join(problems[:5]) + (f" and {len(problems) - 5} more" if len(problems) > 5 else ""),

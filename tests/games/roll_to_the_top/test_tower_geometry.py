@@ -78,6 +78,9 @@ def test_overlapping_squares_are_refused_by_name():
 def test_ascii_errors_name_line_and_column():
     with pytest.raises(TowerError, match=r"line 2, column 3: unexpected 'x'"):
         parse_ascii("[]\n[]x\n")
+    # counted in the text as the user sees it, comment and blank lines included
+    with pytest.raises(TowerError, match=r"line 4, column 2: unexpected '\['"):
+        parse_ascii("# my tower\n\n  []\n [x]\n[][][]\n")
     with pytest.raises(TowerError, match="no squares"):
         parse_ascii("# only a comment\n\n")
 
@@ -93,6 +96,10 @@ def test_comments_indentation_and_blank_edges_do_not_matter():
     a = parse_ascii("# note\n\n     []\n    [][]\n\n")
     b = parse_ascii(" []\n[][]")
     assert a == b
+
+
+def test_a_comment_between_rows_is_no_row():
+    assert parse_ascii("  []\n# the middle row\n [][]\n[][][]\n") == parse_ascii("  []\n [][]\n[][][]\n")
 
 
 @pytest.mark.parametrize("junk, reason", [("", "is not a tower code"),
