@@ -169,7 +169,9 @@ def _check_networks(board: Board, colour: str, lang: str, violations: list[Viola
     rim = geo.island().rim
     groups = networks(board, colour)
     started = [g for g in groups if any(n in rim and n in board.corners for n in g)]
-    main = max(started or groups, key=len)  # the first of the largest (groups come sorted)
+    # the first of the largest (groups come sorted); with no start, one holding a town before a
+    # lone road, which is told apart as a road (the README's `road`)
+    main = max(started or groups, key=lambda g: (any(n[0] == "V" for n in g), len(g)))
     name = colour_name(colour, lang)
     if not started:
         towns = [n for n in main if n[0] == "V"] or main

@@ -94,6 +94,12 @@ def test_a_network_that_reaches_no_edge_circle_breaks_the_start(write):
     assert found(report) == [("start", ("V19",))]
 
 
+def test_with_no_start_a_lone_road_apart_is_the_road_not_the_village(write):
+    report = audit(write, {**BASE, "V19": "green village", "E60": "green"})
+    assert found(report) == [("start", ("V19",)), ("road", ("E60",))]
+    assert "green has no village or city on a circle at the edge of the map (V19)" in report.to_text("en")
+
+
 def test_a_network_starting_at_the_edge_with_a_city_is_fine(write):
     assert found(audit(write, {**BASE, "V54": "green city", "E72": "green"})) == []
 
