@@ -130,7 +130,7 @@ class _Replay:
     def cross(self, w: Write, face: int | None, wild: bool) -> None:
         board, state, code = self.board, self.state, w.x
         self.check_place(code, w.die, wild)
-        if face is not None:
+        if face is not None and self.turn <= TURNS:  # past the game's end no number was owed
             legal = self.legal_cells(board.cells if wild else board.regions[w.die], face)
             if legal:
                 self.add("missed-number", (code,), "rolling-audit.missed_number_x", cell=self.cell(code),
@@ -138,6 +138,8 @@ class _Replay:
         state[code] = CROSSED
 
     def nothing(self, die: str, face: int, wild: bool, number_key: str, x_key: str) -> None:
+        if self.turn > TURNS:  # "La partida termina al cabo de 8 rondas": a die after it owes nothing
+            return
         board = self.board
         cells = board.cells if wild else board.regions[die]
         legal = self.legal_cells(cells, face)
@@ -207,6 +209,8 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
             index[("neighbour", v.cells)] = i
         elif v.rule == "guard-count":  # circles over the guards ticked: a guard unticked, or a 4th
             index[("power", "guard")] = index[("power-count", "guard")] = i
+        elif v.rule == "round-count":  # rounds over 8 ticked; the log's turns past the 24th say the same
+            index[("round-count",)] = i
     powers_over = [p for p in POWERS if sheet.details["counters"][p] > USES]
     for p, i in zip(powers_over, (i for i, v in enumerate(violations) if v.rule == "power-count")):
         index[("power-count", p)] = i
@@ -230,7 +234,7 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
             run.add("log-mismatch", (code,), "rolling-audit.log_mismatch", cell=run.cell(code),
                     log=_show(lang, logged), sheet=_show(lang, shown))
 
-    found = [(n, None, v) for n, v in _check_dice(log, lang)] + run.found
+    found = [(n, (v.rule,) if v.rule == "round-count" else None, v) for n, v in _check_dice(log, lang)] + run.found
     found.sort(key=lambda item: item[0])  # stable: within a turn, dice first, then writes
     log_violations = []
     merged = 0

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 
-from rnwprint.core.entries import CROSSED, Guarded
+from rnwprint.core.entries import CROSSED, Entries, Guarded
 from rnwprint.games.rolling import rules as rr
 from rnwprint.games.rolling.log import Turn, load_log, log_json, log_text, roll_game
 from rnwprint.games.rolling.replay import replay
 from rnwprint.games.rolling.rules import WILD, audit_sheet
 
-from rolling_support import ES, US, greedy, rules, sheet
+from rolling_support import ES, US, _legal, greedy, rules, sheet
 
 
 @pytest.fixture
@@ -303,6 +304,45 @@ def test_more_than_eight_rounds(tmp_path):
     report = replay(final, US, path, "en")
     assert rules(report) == [("round-count", ())]
     assert report.violations[0].message == "turn 25: the game lasts 8 rounds (24 turns)"
+
+
+def _with_turn_25(tmp_path, played, dice, writes, name="long.json"):
+    """A clean game's log with a 25th turn of `dice` and `writes` appended."""
+    doc = tomllib.loads(log_text(US.game, played, "en"))
+    doc["turn"].append({"dice": dice, "write": writes})
+    path = tmp_path / name
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_rounds_over_eight_on_the_sheet_and_in_the_log_are_one_error(tmp_path):
+    played, final = greedy(US, roll_game(4), powers=False)
+    path = _with_turn_25(tmp_path, played, {"red": 1, "blue": 1}, [])
+    ticked = Entries(final.source, final.game, final.variant, final.cells, {**final.counters, "rounds": 9})
+    report = replay(ticked, US, path, "en")
+    assert rules(report) == [("round-count", ())]
+    assert report.violations[0].message == "turn 25: the game lasts 8 rounds (24 turns)"
+    assert report.score == replay(final, US, path, "en").score  # one error, whichever shows it
+
+
+def test_dice_after_the_eighth_round_owe_nothing(tmp_path):
+    """"La partida termina al cabo de 8 rondas": a 25th turn's dice were never to be rolled, so
+    a die of it left unwritten misses nothing; what it wrote is still played (it is on the sheet)."""
+    played, final = greedy(US, roll_game(4), powers=False)
+    def fits(colour, cells):
+        return [(code, face) for face in range(1, 7) for code in sorted(US.regions[colour])
+                if _legal(US, cells, code, face)]
+
+    red = fits("red", final.cells)[0]
+    cells = {**final.cells, red[0]: red[1]}
+    purple = fits("purple", cells)[0]  # still a legal cell for the die left unwritten
+    path = _with_turn_25(tmp_path, played, {"red": red[1], "purple": purple[1]}, [{"die": "red", "cell": red[0]}])
+    report = replay(Entries(final.source, final.game, final.variant, cells, final.counters), US, path, "en")
+    assert rules(report) == [("round-count", ())]
+    # nor an X where the number fitted
+    path = _with_turn_25(tmp_path, played, {"red": red[1], "purple": purple[1]}, [{"die": "red", "x": red[0]}], "x.json")
+    crossed = Entries(final.source, final.game, final.variant, {**final.cells, red[0]: CROSSED}, final.counters)
+    assert rules(replay(crossed, US, path, "en")) == [("round-count", ())]
 
 
 def test_log_that_does_not_lead_to_the_sheet(log):
