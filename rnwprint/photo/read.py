@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rnwprint.photo import digits, pairs
+from rnwprint.photo import digits, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
@@ -72,6 +72,13 @@ WHY_OTHER = "another network reads {}"
 #: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
 #: batch of 20: some 60 ms more for a Roll to the Top photo if asked about every cell)
 SECOND_OPINION_BELOW = 0.9
+#: a circled number is written about half as big as a plain one: in a photo coarser than the
+#: reader advises (ADVISED_PX_PER_MM) it is read from a few pixels, and is sure only from this.
+#: On the tuning photos (bench_circled.py seeds 8000-8079, five writer sets) this cut the
+#: circled cells read wrong without a flag by a third to a half (UCI 1.69 -> 0.79 %) for 1.5-6
+#: points more flagged
+#: (BENCHMARKS.md, "Circled numbers in coarse photos")
+SMALL_SURE = 0.85
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,7 @@ class Written:
     offset_mm: tuple[float, float]  # see CellRead
     light: str = ""  # see CellRead
     why: str = ""  # a reason to flag whatever is read (a guard circle drawn smaller than the box)
+    small: bool = False  # a circled number in a photo coarser than advised: see SMALL_SURE
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -159,7 +167,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
                 light = _after_circle(light, ringed, why, grainy)
-            written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why))
+            written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
+                                   circled and too_coarse(photo_px_per_mm)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, written
@@ -290,6 +299,8 @@ def read_written(w: Written, probs: np.ndarray, first: CellRead | None = None,
         read = CellRead(w.cell.id, None, read.confidence, True, WHY_FAINT)
     if w.why:
         read = replace(read, unsure=True, why=w.why)
+    elif w.small and not read.unsure and read.confidence < SMALL_SURE:
+        read = replace(read, unsure=True, why=WHY_GUESS.format(f"{read.confidence:.0%}"))
     if check_other and _doubted(w, first, read):
         read = _checked_other(read, w, _asked(w, whole))
     return read
