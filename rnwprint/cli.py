@@ -246,7 +246,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     (a scan) is read page by page.
 
     \b
-    rnwprint read photo.jpg -o mine.toml --annotate checked.png
+    rnwprint read photo.jpg -o photo.toml --annotate checked.png
     rnwprint read *.jpg --into checked/ --jobs 2
     rnwprint read *.jpg --json
     rnwprint read scans.pdf --into checked/

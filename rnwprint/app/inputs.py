@@ -17,7 +17,7 @@ NOTHING_TO_AUDIT = "a folder with no photo nor typed-in sheet (.toml, .json) in 
 
 def files_to_read(paths, typed_in: bool = False) -> tuple:
     """The files `paths` name, in order: each folder's photos (with `typed_in`, its .toml and
-    .json files too) by name, hidden files left out; a pattern's matches by name, when no
+    .json files too, and no picture of the same name as one of them) by name, hidden files left out; a pattern's matches by name, when no
     file has that name; each PDF's pages. A folder or pattern naming nothing stays itself,
     so reading it says why in its place."""
     from rnwprint.photo.pdf import pages_of
@@ -29,6 +29,9 @@ def files_to_read(paths, typed_in: bool = False) -> tuple:
         if path.is_dir():
             found = sorted(p for p in path.iterdir()
                            if p.suffix.lower() in wanted and not p.name.startswith(".") and p.is_file())
+            if typed_in:  # NAME.png beside NAME.toml is `read --into`'s picture of the sheet typed in
+                sheets = {p.stem for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES}
+                found = [p for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES or p.stem not in sheets]
         elif any(c in str(path) for c in "*?[") and not path.exists():
             found = sorted(pathlib.Path(p) for p in glob.glob(str(path)) if pathlib.Path(p).is_file())
         else:

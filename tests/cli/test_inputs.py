@@ -38,6 +38,14 @@ def test_a_folder_is_its_photos_by_name_and_a_pdf_its_pages(tmp_path):
     assert tmp_path / "sheet.toml" not in files_to_read([tmp_path])
 
 
+def test_audit_of_a_read_into_folder_takes_each_checked_sheet_not_its_picture(tmp_path):
+    """`read --into checked/` leaves NAME.toml (to check and correct) beside NAME.png (its
+    picture): audit takes the sheet, once; a photo with no sheet of its name is audited too."""
+    touch(tmp_path, "a.toml", "a.png", "b.json", "b.PNG", "c.jpg")
+    assert files_to_read([tmp_path], typed_in=True) == (tmp_path / "a.toml", tmp_path / "b.json", tmp_path / "c.jpg")
+    assert files_to_read([tmp_path]) == (tmp_path / "a.png", tmp_path / "b.PNG", tmp_path / "c.jpg")
+
+
 def test_a_pattern_no_shell_expanded_is_its_matches_and_an_existing_name_itself(tmp_path):
     touch(tmp_path, "a.jpg", "b.jpg", "c.png", "*.png")
     assert files_to_read([tmp_path / "*.jpg"]) == (tmp_path / "a.jpg", tmp_path / "b.jpg")
