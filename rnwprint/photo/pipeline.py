@@ -189,6 +189,9 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock, mirrored: bool) 
     game = get_game(fix.identity.game, where)
     clock.stages(fix.timings, last="homography")
     colour = load_photo(path, colour=True)  # decoded again: the grey one found the page
+    if _colourless(colour):
+        raise RnwError("the photo has no colour (black and white?): the pieces on this sheet are told apart by "
+                       "their pencils' colours; send the photo in colour", where)
     if mirrored:
         colour = _unmirrored(colour)
     clock.stage("decode")
@@ -201,6 +204,19 @@ def _read_places(path, image, damage, fix, sheet: Sheet, clock, mirrored: bool) 
     if damage:
         reads = {cid: replace(r, unsure=True, why=DAMAGED) for cid, r in reads.items()}
     return PhotoRead(where, fix.identity, sheet, reads, page, fix.px_per_mm, clock.timings, damage, image, fix)
+
+
+#: a photo whose pixels' colour (the spread of their channels) stays under this share of their
+#: brightness in 99 of 100 is black and white, as a grey JPEG or a grey scan decodes (0): a
+#: printed Catan map's terrains and sea spread 15 % and more (12 generated photos at 2 and 12 MP,
+#: plain, under a warm lamp, 0.15 and 0.05 times as bright: 15-30 %; their grey copies 0)
+COLOURLESS = 0.05
+
+
+def _colourless(image: np.ndarray) -> bool:
+    few = image[::7, ::7].astype(np.int16)  # every 49th pixel is plenty for a whole page
+    spread, bright = np.percentile(few.max(axis=2) - few.min(axis=2), 99), np.percentile(few.max(axis=2), 99)
+    return bool(spread < COLOURLESS * bright)
 
 
 #: how far around a cell's box the reader looks: the box may be found up to

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -48,6 +49,33 @@ def _width(w: float, s: float) -> int:
     return max(1, round(w * s))
 
 
+def _dashes(pts: list[tuple[float, float]], pattern: tuple[float, ...]) -> list[list[tuple[float, float]]]:
+    """The dashes of the polyline `pts` (on, off, on, ... lengths in its own units, repeated),
+    each a polyline, as PDF and SVG draw a dashed stroke."""
+    out, run, k, left, on = [], [pts[0]], 0, pattern[0], True
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+        length, done = math.hypot(x1 - x0, y1 - y0), 0.0
+        while length - done > left:
+            done += left
+            point = (x0 + (x1 - x0) * done / length, y0 + (y1 - y0) * done / length)
+            if on:
+                out.append(run + [point])
+            run, k = [point], (k + 1) % len(pattern)
+            left, on = pattern[k], not on
+        left -= length - done
+        run.append((x1, y1))
+    if on and len(run) > 1:
+        out.append(run)
+    return out
+
+
+def _stroke(draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], st, s: float) -> None:
+    """The outline through `pts` in the style `st` (dashed if it says so)."""
+    width = _width(st.width, s)
+    for run in _dashes(pts, tuple(d * s for d in st.dash)) if st.dash else [pts]:
+        draw.line(run, fill=st.stroke, width=width, joint="curve")
+
+
 def draw_item(draw: ImageDraw.ImageDraw, item, s: float) -> None:
     """Draw one Sheet item at `s` pixels per millimetre."""
     if isinstance(item, Path):
@@ -58,9 +86,16 @@ def draw_item(draw: ImageDraw.ImageDraw, item, s: float) -> None:
                 if st.fill:
                     draw.polygon(pts, fill=st.fill)
                 if st.stroke:
-                    draw.line(pts + [pts[0]], fill=st.stroke, width=_width(st.width, s), joint="curve")
+                    _stroke(draw, pts + [pts[0]], st, s)
             elif st.stroke:
-                draw.line(pts, fill=st.stroke, width=_width(st.width, s), joint="curve")
+                _stroke(draw, pts, st, s)
+    elif isinstance(item, Rect) and item.style.dash and not item.radius:
+        st = item.style
+        if st.fill:
+            draw.rectangle((item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s), fill=st.fill)
+        if st.stroke:
+            x0, y0, x1, y1 = item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s
+            _stroke(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], st, s)
     elif isinstance(item, Rect):
         st = item.style
         box = (item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s)

@@ -202,6 +202,27 @@ def test_png_pixels_are_the_mean_of_those_drawn():
     assert render_image(sheet, 97.3).size == (1138, 804)  # 2275 x 1609 drawn: 1138 x 805 halved, fitted to 1138 x 804
 
 
+def test_png_draws_dashed_lines_dashed_as_pdf_and_svg_do():
+    """A dashed line (Catan's cut line, the maps' inset frames) is dashed in the PNG too: along
+    a 2 mm on, 1 mm off line, ink and paper alternate every 2 and 1 mm; an open path and a
+    rectangle alike; a solid line is ink all along."""
+    from rnwprint.core.sheet import Path, Sheet
+
+    sheet = Sheet(Identity("x", "y", "en", "a4", "1"), 40, 30)
+    sheet.add(Path((((5.0, 5.0), (35.0, 5.0)),), Style(width=0.5, dash=(2.0, 1.0)), closed=False),
+              Rect(5, 15, 30, 10, Style(width=0.5, dash=(2.0, 1.0))),
+              Path((((5.0, 10.0), (35.0, 10.0)),), Style(width=0.5), closed=False))
+    grey = np.asarray(render_image(sheet, 254).convert("L"))  # 10 px/mm
+    for row in (50, 150, 250):  # the line, the rectangle's top and bottom
+        ink = grey[row, 50:350] < 128
+        edges = np.flatnonzero(np.diff(ink.astype(int)))
+        on = [b - a for a, b in zip(edges, edges[1:]) if ink[a + 1]]
+        off = [b - a for a, b in zip(edges, edges[1:]) if not ink[a + 1]]
+        assert len(on) >= 8 and len(off) >= 8
+        assert all(18 <= n <= 22 for n in on) and all(8 <= n <= 12 for n in off)  # 2 mm on, 1 mm off
+    assert (grey[100, 50:350] < 128).all()
+
+
 def test_png_has_requested_resolution():
     g = GAMES["twenty-one"]
     (png,) = render([g.build("A", "en", "a4")], "png")

@@ -390,5 +390,7 @@ def _decide(cid: str, kind: str, votes: np.ndarray, mean: np.ndarray, core: np.n
         why.append(WHY_COLOUR_MIXED.format(names[main], f"{share[main]:.0%}", names[second], f"{share[second]:.0%}"))
     elif fit < FIT:  # two pencils over each other mix into a colour neither has
         why.append(WHY_COLOUR_BETWEEN.format(names[main], f"{fit:.0%}"))
+    elif not votes.any():  # no pixel coloured enough to vote: the mean's colour alone says it
+        why.append(WHY_COLOUR_FAINT.format(names[main]))
     confidence = float(share[main]) * (0.5 if unsure_piece else 1.0)
     return PlaceRead(cid, words, confidence, bool(why), "; ".join(why), amount)

@@ -51,6 +51,26 @@ def test_a_mirrored_photo_of_the_map_reads_as_the_photo_itself(photographed, tmp
     assert {cid: r.value for cid, r in again.reads.items()} == {cid: r.value for cid, r in result.reads.items()}
 
 
+def test_a_black_and_white_photo_of_the_map_is_refused_saying_why(photographed, cli, tmp_path):
+    """Catan's pieces are told apart by colour: a grey photo (a messenger's "black and white",
+    a grey scan) would read pieces of the wrong colour, sure. Refused in one line, exit 2; the
+    same photo a third as bright, in colour, is read."""
+    import cv2
+
+    _, _, path, _ = photographed[0]
+    colour = cv2.imread(str(path))
+    grey = tmp_path / "grey.jpg"
+    cv2.imwrite(str(grey), cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    for command in ("read", "audit"):
+        result = cli(command, grey)
+        assert result.code == 2
+        assert result.err == (f"rnwprint: {grey}: the photo has no colour (black and white?): the pieces on this "
+                              "sheet are told apart by their pencils' colours; send the photo in colour\n")
+    dim = tmp_path / "dim.png"
+    cv2.imwrite(str(dim), (colour // 3).astype(np.uint8))
+    assert len(read_photo(dim).reads) == len(photographed[0][0].cells)
+
+
 def test_a_photo_audits_as_its_typed_in_file(photographed, write):
     _, truth, path, result = photographed[0]
     read = {cid: list(value) if len(value) > 1 else value[0] for cid, value in result.entries().cells.items()}
@@ -185,6 +205,16 @@ def test_why_a_road_is_flagged():
 def test_two_colours(shares, coarse, value, unsure):
     read = _place("road", 0.4, shares=shares, coarse=coarse)
     assert (read.value, read.unsure) == (value, unsure)
+
+
+def test_a_piece_no_pixel_votes_for_is_flagged():
+    """The mean's colour says red, but no pixel is coloured enough to vote (a photo of
+    washed-out colour): a guess, flagged, never a sure read of confidence 0."""
+    names, ref = catan_photo._pencils()
+    mean = FIRM["red"] * 0.4 + 0.05
+    read = catan_photo._decide("X", "road", np.zeros(len(names)), mean, mean, mean, names, ref, False)
+    assert read.value == ("red",) and read.unsure and read.why == "colour: too faint to tell (red?)"
+    assert not _place("road", 0.4).unsure  # the same with its pixels' votes
 
 
 @pytest.mark.parametrize("cosine,unsure", [(0.99, False), (0.985, False), (0.975, True), (0.95, True)])
