@@ -13,6 +13,10 @@ from rnwprint.photo.homography import _apply
 DETECT_LONG_SIDE = 1600  # markers are looked for on a copy reduced to at most this size,
 FAST_LONG_SIDE = 1000  # first on a copy halved down to this many px or more (several times faster)
 
+#: on the full image, markers whose perimeter is this share of its long side are looked for:
+#: 15 px a side in a 12 MP photo, a page seen at 1.3 px/mm (OpenCV's default, 0.03, missed the
+#: markers of a page filling a third of a 12 MP frame, at 3 px/mm)
+SMALL_MARKER_RATE = 0.015
 #: two markers of one id this alike in area are two sheets, not a false detection (a speck)
 SAME_SIZE = 0.4
 
@@ -45,7 +49,7 @@ def _detect(grey: np.ndarray) -> tuple[dict[int, np.ndarray], list[np.ndarray], 
     twice = False
     passes = [(small, factor, "fast"), (small, factor, "default"), (None, factor, "flat")]
     if factor > 1:
-        passes.append((grey, 1, "default"))  # markers too small for the reduced copy
+        passes.append((grey, 1, "small"))  # markers too small for the reduced copy
     for img, f, kind in passes:
         full_image_pass = f == 1 and factor > 1
         if len(found) == 4 or (full_image_pass and len(found) == 3):
@@ -118,6 +122,8 @@ def _detector(kind: str):
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     if kind == "fast":
         params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = 15
+    elif kind == "small":  # a sheet far off in a large photo: OpenCV's least marker (3 % of the
+        params.minMarkerPerimeterRate = SMALL_MARKER_RATE  # long side round) is 30 px in 12 MP
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 

@@ -362,6 +362,21 @@ def test_a_far_page_whose_markers_the_halved_copy_loses_is_looked_for_as_before(
     assert sorted(markers.detect_markers(near)) == [0, 1, 2, 3] and copies == [4]
 
 
+@pytest.mark.parametrize("seed, game", [(11, "rolling-espana"), (13, "rolling-america")])
+def test_a_page_filling_a_third_of_a_12_mp_frame_is_found_on_the_full_image(sheets, seed, game):
+    """A page a third of the frame across (about 3 px/mm): its markers, some 30 px a side,
+    are too small for the reduced copies and for OpenCV's least marker on the full image (a
+    perimeter of 3 % of its long side); looked for down to 1.5 %, all four are found."""
+    from rnwprint.photo import markers
+
+    sheet = sheets[game]
+    photo = synth.synthesize(sheet, {}, seed=seed, megapixels=12, fill=0.35)
+    grey = decode_photo(photo.jpeg)
+    assert sorted(markers.detect_markers(grey)) == [0, 1, 2, 3]
+    fix = L.locate(grey)
+    assert 2.5 < fix.px_per_mm < 3.5 and cell_error_mm(fix, photo, sheet) < TOLERANCE_MM
+
+
 def test_a_copy_reduced_by_a_power_of_two_is_halved_step_by_step():
     from rnwprint.photo.markers import _reduced
 
