@@ -145,13 +145,13 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per file, one line each.")
 @click.option("--lang", type=click.Choice(LANGUAGES, case_sensitive=False), default=None,
               help="Language of the report [default: the sheet's own language, else es].")
-@click.option("--log", type=INPUT, default=None,
+@click.option("--log", "logs", type=INPUT, multiple=True,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write each sheet as audited, its violations drawn in red (PNG: one file; PDF: a page per sheet).")
-def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathlib.Path | None,
+def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, logs: tuple[pathlib.Path, ...],
           jobs: int | None, annotate: pathlib.Path | None) -> None:
     """Check finished sheets (typed-in files or photos) against the rules; exit 0 valid,
     1 violations, 2 bad input.
@@ -164,6 +164,9 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, log: pathli
     from rnwprint.app.inputs import files_to_read
 
     files = files_to_read(files, typed_in=True)  # a folder's files, a pattern's, a PDF's pages
+    if len(logs) > 1:  # (click would keep the last silently)
+        raise click.UsageError("--log given more than once: a sheet is replayed against one game log")
+    log = logs[0] if logs else None
     if log is not None and len(files) > 1:
         raise click.UsageError("--log replays one game: give exactly one sheet file with it")
     inputs = (*files, log) if log else files  # the game log is an input too: never written over

@@ -120,13 +120,33 @@ def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
     except json.JSONDecodeError as e:
         raise RnwError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except tomllib.TOMLDecodeError as e:
-        raise RnwError(f"malformed TOML: {e}", where) from None
+        raise RnwError(f"malformed TOML: {e}{_toml_hint(text, str(e))}", where) from None
     except ValueError as e:  # tomllib turns an integer past Python's digit limit into this
         raise RnwError(_long_number_line(text) or f"malformed TOML: {shown(str(e))}", where) from None
     if not isinstance(data, dict):
         raise RnwError("expected an object with game, variant and cells", where)
     _check_tree(data, where)
     return data
+
+
+_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
+
+
+def _toml_hint(text: str, error: str) -> str:
+    """What the commonest slips behind tomllib's `error` mean: a word not in quotes (R1C2 = X),
+    a key given twice."""
+    at = _AT.search(error)
+    if not at:
+        return ""
+    lines = text.splitlines()
+    number = int(at.group(1))
+    line = lines[number - 1] if 0 < number <= len(lines) else ""
+    key, _, value = line.partition("=")
+    if error.startswith("Invalid value") and re.fullmatch(r"\s*[A-Za-z][\w ]*", value.split("#")[0]):
+        return f": text goes in quotes ({key.strip()} = \"{value.split('#')[0].strip()}\")"
+    if error.startswith("Cannot overwrite a value") and key.strip():
+        return f": {key.strip()} is given twice; each key may appear once"
+    return ""
 
 
 def _json(text: str):

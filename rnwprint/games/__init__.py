@@ -18,7 +18,9 @@ def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[s
     names = among or tuple(GAMES)
     key = name if exact else name.lower()
     if key not in names:
-        raise RnwError(f"unknown game {shown(name)}; choose one of: {', '.join(names)}", where)
+        known = key in GAMES  # a game, but not one this command takes
+        raise RnwError(f"{'this command is not for' if known else 'unknown game'} {shown(name)}; "
+                       f"choose one of: {', '.join(names)}", where)
     return GAMES[key]
 
 

@@ -54,6 +54,14 @@ def test_a_log_seed_roll_never_gives_is_refused(cli, sheet_and_log, seed):
     assert one_line(result) == f"rnwprint: {log}: seed: {seed} is outside 0-999,999,999, the seeds roll --seed takes"
 
 
+def test_two_game_logs_are_refused_not_the_last_one_taken(cli, sheet_and_log):
+    sheet, log = sheet_and_log
+    result = cli("audit", sheet, "--log", log, "--log", log)
+    assert result.code == 2
+    assert one_line(result) == "rnwprint: --log given more than once: a sheet is replayed against one game log"
+    assert cli("audit", sheet, "--log", log).code in (0, 1)
+
+
 def test_game_names_are_taken_in_any_case_by_roll_and_in_logs(cli, sheet_and_log):
     sheet, log = sheet_and_log
     assert cli("roll", "Rolling-America", "--seed", "7").out == cli("roll", "rolling-america", "--seed", "7").out

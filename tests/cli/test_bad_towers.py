@@ -91,8 +91,8 @@ def test_tower_code_of_too_many_squares_is_refused_at_once(cli):
     start = time.perf_counter()
     result = cli("tower", "--code", code, "--show")
     assert time.perf_counter() - start < 1
-    assert one_line(result) == (f"rnwprint: --code: '{code[:17]}...{code[-18:]}' is neither a tower drawing "
-                                "([] squares) nor a tower code")  # a long code cut short
+    assert one_line(result) == (f"rnwprint: --code: '{code[:17]}...{code[-18:]}' is not a tower code: check it "
+                                "against the one printed on the sheet")  # a long code cut short
 
 
 @pytest.mark.parametrize("code", ["z" * 400, "0", "1" * 401, "zz!", "\u00e9"])

@@ -76,6 +76,10 @@ def test_audit_json_and_exit_codes(cli, write):
 
 @pytest.mark.parametrize("content, reason", [
     ('game = "twenty-one"\n[cells\n', "malformed TOML"),
+    ('game = "twenty-one"\n[cells]\nR1C2 = X\n',
+     'malformed TOML: Invalid value (at line 3, column 8): text goes in quotes (R1C2 = "X")'),
+    ('game = "twenty-one"\n[cells]\nR1C1 = 1\nR1C1 = 2\n',
+     "malformed TOML: Cannot overwrite a value (at line 4, column 9): R1C1 is given twice; each key may appear once"),
     ('game = "chess"\n', "unknown game 'chess'"),
     ('game = "twenty-one"\nvariant = "Z"\n', "unknown variant 'Z'"),
     ('game = "twenty-one"\n[cells]\nR9C1 = 3\n', "cells.R9C1: unknown cell id"),

@@ -57,7 +57,7 @@ def test_an_unknown_game_is_refused_in_one_place_with_every_name():
     assert get_game("Twenty-One").name == "twenty-one"
     with pytest.raises(RnwError, match=r"unknown game 'Twenty-One'"):
         get_game("Twenty-One", "mine.toml: game", exact=True)
-    with pytest.raises(RnwError, match=r"unknown game 'twenty-one'; choose one of: rolling-america, rolling-espana$"):
+    with pytest.raises(RnwError, match=r"this command is not for 'twenty-one'; choose one of: rolling-america, rolling-espana$"):
         get_game("twenty-one", among=("rolling-america", "rolling-espana"))
     with pytest.raises(RnwError, match=r"unknown game 'x{17}\.\.\.x{18}'; choose"):
         get_game("x" * 500)  # cut short: the message stays one line

@@ -47,7 +47,7 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
     if game != rtt.NAME:
         raise click.UsageError(f"{sources[0]} gives a tower: it is for {rtt.NAME}, not {game}")
     if code is not None:
-        return rtt.tower_from_text(code, "--code"), "--code"
+        return rtt.tower_from_code(code), "--code"
     if random_tower:
         return rtt.random_towers(seed, 1)[0], "--random"
     if picture:
@@ -142,7 +142,7 @@ def tower(ascii_file, picture, columns, random_towers, builtin, code, seed, squa
                            "--builtin")
         towers, labels, name = [rtt.builtins()[builtin].tower], [builtin], builtin
     elif code is not None:
-        towers, labels = [rtt.tower_from_text(code, "--code")], [code]
+        towers, labels = [rtt.tower_from_code(code)], [code]
         name = encode(towers[0])  # as printed: 7KD3M9QX for 7kd3-m9qx
     elif picture:
         towers = [from_picture(picture, columns).check(str(picture), "; try another --columns or clean up the picture")]

@@ -134,14 +134,23 @@ def tower_from_text(text: str, where: str = "tower") -> Tower:
         raise TowerError("empty: draw the tower with [] squares, or give the code printed on a custom "
                          "tower's sheet", where)
     if "[" not in stripped and " " not in stripped and "\n" not in stripped:
-        try:
-            return decode(stripped).check(where)
-        except OldCodeError as e:
-            raise TowerError(str(e), where) from None
-        except ValueError:
-            raise TowerError(f"{shown(stripped)} is neither a tower drawing ([] squares) nor a tower code",
-                             where) from None
+        return tower_from_code(stripped, where, "neither a tower drawing ([] squares) nor a tower code")
     return parse_ascii(text, where).check(where)
+
+
+def tower_from_code(code: str, where: str = "--code", wrong: str = "") -> Tower:
+    """The tower of the code printed on a custom tower's sheet; checked playable. TowerError
+    saying the code is `wrong`, by default that it is none (a character mistyped)."""
+    code = code.strip()
+    if not code:
+        raise TowerError("empty: give the code printed on a custom tower's sheet", where)
+    try:
+        return decode(code).check(where)
+    except OldCodeError as e:
+        raise TowerError(str(e), where) from None
+    except ValueError:
+        raise TowerError(f"{shown(code)} is {wrong or 'not a tower code: check it against the one printed on the sheet'}",
+                         where) from None
 
 
 def custom_variant(variant: str | None, extra: dict) -> str | None:

@@ -37,7 +37,7 @@ def test_neighbours_are_symmetric_and_islands_have_none():
 
 def test_load_board_is_cached_and_checks_the_name():
     assert load_board("rolling-america") is US
-    with pytest.raises(RnwError, match="unknown game 'twenty-one'; choose one of: rolling-america"):
+    with pytest.raises(RnwError, match="this command is not for 'twenty-one'; choose one of: rolling-america"):
         load_board("twenty-one")
 
 
