@@ -15,7 +15,7 @@ from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_W
                                     SMALL_CIRCLE_WHY)
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
-from rnwprint.photo.pipeline import DAMAGED, OUTSIDE
+from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
 from rnwprint.photo.read import WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
 
 # the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
@@ -49,6 +49,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     LIGHT_WHY["covered"]: "reasons.covered",
     DAMAGED: "reasons.damaged",
     OUTSIDE: "reasons.outside",
+    COARSE: "reasons.coarse",
     WHY_DOT_OR_FILL: "reasons.dot_or_fill",
     WHY_COLOUR_FAINT: "reasons.colour_faint",
     WHY_COLOUR_MIXED: "reasons.colour_mixed",
