@@ -151,3 +151,15 @@ def test_bench_circled_reads_photos_full_of_circled_numbers():
     circled = re.search(r"^circled: (\d+) cells: right ([\d.]+)%", out, re.M)
     assert circled and int(circled[1]) > 10 and float(circled[2]) > 80
     assert "circled cells flagged, by reason:" in out and "2 photos (seeds 8000-8001)" in out
+
+
+def test_bench_shrunk_counts_boxes_by_how_finely_a_shrunk_copy_sees_the_page():
+    """One photo shrunk to 8 sizes: the coarsest copies (under 1.8 px/mm) have every box
+    flagged and none wrong unflagged; the bins' boxes add up to the copies read."""
+    out = run("bench_shrunk.py", "--photos", "1", "--first-seed", "101")
+    assert "1 photos (seeds 101-101), each shrunk to 800, 900, 1024" in out
+    rows = re.findall(r"^(\d\.\d\d)-(?:\d\.\d\d| {4})\s+(\d+)\s+(\d+) \(\s*[\d.]+%\)\s+([\d.]+)%$", out, re.M)
+    coarse = [(int(silent), float(flagged)) for lo, _, silent, flagged in rows if float(lo) < 1.8]
+    assert coarse and all(silent == 0 and flagged == 100 for silent, flagged in coarse)
+    refused = int(re.search(r"(\d+) copies refused", out)[1])
+    assert sum(int(n) for _, n, _, _ in rows) % 67 == 0 and sum(int(n) for _, n, _, _ in rows) // 67 == 8 - refused
