@@ -17,8 +17,8 @@ NOTHING_TO_AUDIT = "a folder with no photo nor typed-in sheet (.toml, .json) in 
 
 def files_to_read(paths, typed_in: bool = False) -> tuple:
     """The files `paths` name, in order: each folder's photos (with `typed_in`, its .toml and
-    .json files too, and no picture of the same name as one of them) by name, hidden files left out; a pattern's matches by name, when no
-    file has that name; each PDF's pages. A folder or pattern naming nothing stays itself,
+    .json files too, and no picture of the same name as one of them) by name, hidden files
+    left out; a pattern's matches by name, when no file has that name; each PDF's pages. A folder or pattern naming nothing stays itself,
     so reading it says why in its place."""
     from rnwprint.photo.pdf import pages_of
 

@@ -121,6 +121,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
     clock.stage("rectify")
     reads = read_cells(page, sheet, PX_PER_MM, guarded, fix.px_per_mm)
+    reads = {cid: reads[cid] for cid in sheet.cells}  # in the sheet's order, written or not (--json's)
     reads = _outside_flagged(_coarse_flagged(reads, fix), sheet, fix)
     clock.stage("cells")
     clock.timings["total"] = (clock.mark - clock.start) * 1000

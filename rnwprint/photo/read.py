@@ -228,7 +228,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
         mine[i] = _checked_other(mine[i], written[i], others.get(i))
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
-    return {cid: reads[cid] for cid in sheet.cells}  # in the sheet's order, written or not
+    return reads
 
 
 def _classify(images: list, of_images, upright=()) -> np.ndarray:

@@ -138,9 +138,12 @@ def tower_from_text(text: str, where: str = "tower") -> Tower:
     return parse_ascii(text, where).check(where)
 
 
-def tower_from_code(code: str, where: str = "--code", wrong: str = "") -> Tower:
+NO_CODE = "not a tower code: check it against the one printed on the sheet"
+
+
+def tower_from_code(code: str, where: str = "--code", wrong: str = NO_CODE) -> Tower:
     """The tower of the code printed on a custom tower's sheet; checked playable. TowerError
-    saying the code is `wrong`, by default that it is none (a character mistyped)."""
+    saying what the code is (`wrong`) when it is none."""
     code = code.strip()
     if not code:
         raise TowerError("empty: give the code printed on a custom tower's sheet", where)
@@ -149,8 +152,7 @@ def tower_from_code(code: str, where: str = "--code", wrong: str = "") -> Tower:
     except OldCodeError as e:
         raise TowerError(str(e), where) from None
     except ValueError:
-        raise TowerError(f"{shown(code)} is {wrong or 'not a tower code: check it against the one printed on the sheet'}",
-                         where) from None
+        raise TowerError(f"{shown(code)} is {wrong}", where) from None
 
 
 def custom_variant(variant: str | None, extra: dict) -> str | None:
