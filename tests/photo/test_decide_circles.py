@@ -608,7 +608,7 @@ def test_a_circled_number_is_small_in_a_photo_coarser_than_advised(photo_px_per_
     assert w.cell.id == cell.id and w.circled and w.small == small
 
 
-@pytest.mark.parametrize("sure, small, flagged", [(0.84, True, True), (0.86, True, False),
+@pytest.mark.parametrize("sure, small, flagged", [(0.84, True, True), (0.85, True, False), (0.86, True, False),
                                                   (0.84, False, False), (0.69, False, True)])
 def test_a_small_circled_number_is_sure_only_from_85_percent(sure, small, flagged):
     """A circled number read from a coarse photo below 85 % sure is flagged with its best

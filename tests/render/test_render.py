@@ -208,18 +208,24 @@ def test_png_draws_dashed_lines_dashed_as_pdf_and_svg_do():
     rectangle alike; a solid line is ink all along."""
     from rnwprint.core.sheet import Path, Sheet
 
-    sheet = Sheet(Identity("x", "y", "en", "a4", "1"), 40, 30)
+    sheet = Sheet(Identity("x", "y", "en", "a4", "1"), 40, 50)
     sheet.add(Path((((5.0, 5.0), (35.0, 5.0)),), Style(width=0.5, dash=(2.0, 1.0)), closed=False),
-              Rect(5, 15, 30, 10, Style(width=0.5, dash=(2.0, 1.0))),
-              Path((((5.0, 10.0), (35.0, 10.0)),), Style(width=0.5), closed=False))
+              Rect(5, 15, 30, 20, Style(width=0.5, dash=(2.0, 1.0))),
+              Path((((5.0, 10.0), (35.0, 10.0)),), Style(width=0.5), closed=False),
+              Path((((5.0, 42.0), (35.0, 42.0)),), Style(width=0.5, dash=(3.0, 1.0, 1.0, 2.0)), closed=False))
     grey = np.asarray(render_image(sheet, 254).convert("L"))  # 10 px/mm
-    for row in (50, 150, 250):  # the line, the rectangle's top and bottom
-        ink = grey[row, 50:350] < 128
+
+    def runs(ink):
         edges = np.flatnonzero(np.diff(ink.astype(int)))
-        on = [b - a for a, b in zip(edges, edges[1:]) if ink[a + 1]]
-        off = [b - a for a, b in zip(edges, edges[1:]) if not ink[a + 1]]
-        assert len(on) >= 8 and len(off) >= 8
-        assert all(18 <= n <= 22 for n in on) and all(8 <= n <= 12 for n in off)  # 2 mm on, 1 mm off
+        return [(bool(ink[a + 1]), int(b - a)) for a, b in zip(edges, edges[1:])]
+
+    for ink in (grey[50, 50:350] < 128, grey[150, 50:350] < 128, grey[350, 50:350] < 128,  # line, top, bottom
+                grey[150:350, 50] < 128, grey[150:350, 350] < 128):  # the rectangle's sides
+        found = runs(ink)
+        assert len(found) >= 10
+        assert all(18 <= n <= 22 if on else 8 <= n <= 12 for on, n in found)  # 2 mm on, 1 mm off
+    assert (grey[50, 50:68] < 128).all()  # the line starts with a whole dash
+    assert [round(n / 10) for _, n in runs(grey[420, 50:350] < 128)][:8] == [1, 1, 2, 3, 1, 1, 2, 3]  # on 3, off 1, on 1, off 2
     assert (grey[100, 50:350] < 128).all()
 
 

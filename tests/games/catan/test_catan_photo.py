@@ -71,6 +71,23 @@ def test_a_black_and_white_photo_of_the_map_is_refused_saying_why(photographed, 
     assert len(read_photo(dim).reads) == len(photographed[0][0].cells)
 
 
+def test_a_photo_is_colourless_when_99_in_100_of_its_pixels_are_grey():
+    """A grey photo with a small coloured thing in view (half a percent of it) is still black
+    and white; a colour photo, however dim, is not."""
+    from rnwprint.photo.pipeline import _colourless
+
+    grey = np.full((700, 700, 3), 180, np.uint8)
+    assert _colourless(grey)
+    sticker = grey.copy()
+    sticker[:35, :70] = (40, 40, 220)  # 0.5 % of the photo
+    assert _colourless(sticker)
+    sticker[:70, :350] = (40, 40, 220)  # 5 %
+    assert not _colourless(sticker)
+    dim = (grey // 20).copy()
+    dim[::2, :, 2] += 2  # a dim photo's colour: 2 levels of 9
+    assert not _colourless(dim)
+
+
 def test_a_photo_audits_as_its_typed_in_file(photographed, write):
     _, truth, path, result = photographed[0]
     read = {cid: list(value) if len(value) > 1 else value[0] for cid, value in result.entries().cells.items()}

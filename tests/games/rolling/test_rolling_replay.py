@@ -345,6 +345,22 @@ def test_dice_after_the_eighth_round_owe_nothing(tmp_path):
     assert rules(replay(crossed, US, path, "en")) == [("round-count", ())]
 
 
+def test_the_24th_turn_still_owes_its_dice(tmp_path):
+    """The last turn of the 8th round is in the game: a die of it left unwritten is missed."""
+    played, final = greedy(US, roll_game(4), powers=False)
+    doc = tomllib.loads(log_text(US.game, played, "en"))
+    assert len(doc["turn"]) == 24
+    doc["turn"][23]["write"] = doc["turn"][23]["write"][:1]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert {"missed-number", "missed-x"} & {v.rule for v in replay(final, US, path, "en").violations}
+    # an X there where the number fitted is a missed number too
+    code, face = next((c, f) for f in range(1, 7) for c in sorted(US.regions["red"]) if _legal(US, final.cells, c, f))
+    doc["turn"][23] = {"dice": {"red": face, "purple": 1}, "write": [{"die": "red", "x": code}, {"die": "purple", "x": "MA"}]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert ("missed-number", (code,)) in rules(replay(final, US, path, "en"))
+
+
 def test_log_that_does_not_lead_to_the_sheet(log):
     path = log(({"green": 3, "white": 5}, [{"die": "green", "cell": "TX"}, {"die": "white", "cell": "ME"}]),
                ({"red": 2, "blue": 6}, [{"die": "red", "x": "GA"}, {"die": "blue", "cell": "MN"}]))
