@@ -142,8 +142,9 @@ def _toml_hint(text: str, error: str) -> str:
     number = int(at.group(1))
     line = lines[number - 1] if 0 < number <= len(lines) else ""
     key, _, value = line.partition("=")
-    if error.startswith("Invalid value") and re.fullmatch(r"\s*[A-Za-z][\w ]*", value.split("#")[0]):
-        return f": text goes in quotes ({key.strip()} = \"{value.split('#')[0].strip()}\")"
+    value = value.split("#")[0]
+    if error.startswith("Invalid value") and re.fullmatch(r"\s*[A-Za-z][\w ]*", value):
+        return f": text goes in quotes ({key.strip()} = \"{value.strip()}\")"
     if error.startswith("Cannot overwrite a value") and key.strip():
         return f": {key.strip()} is given twice; each key may appear once"
     return ""

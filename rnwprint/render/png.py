@@ -89,16 +89,15 @@ def draw_item(draw: ImageDraw.ImageDraw, item, s: float) -> None:
                     _stroke(draw, pts + [pts[0]], st, s)
             elif st.stroke:
                 _stroke(draw, pts, st, s)
-    elif isinstance(item, Rect) and item.style.dash and not item.radius:
-        st = item.style
-        if st.fill:
-            draw.rectangle((item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s), fill=st.fill)
-        if st.stroke:
-            x0, y0, x1, y1 = item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s
-            _stroke(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], st, s)
     elif isinstance(item, Rect):
         st = item.style
-        box = (item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s)
+        box = x0, y0, x1, y1 = (item.x * s, item.y * s, (item.x + item.w) * s, (item.y + item.h) * s)
+        if st.dash and not item.radius:  # (no dashed rounded rectangle is drawn)
+            if st.fill:
+                draw.rectangle(box, fill=st.fill)
+            if st.stroke:
+                _stroke(draw, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], st, s)
+            return
         outline = st.stroke if st.stroke else None
         draw.rounded_rectangle(box, radius=item.radius * s, fill=st.fill, outline=outline,
                                width=_width(st.width, s) if outline else 0)

@@ -153,8 +153,9 @@ class _Replay:
             self.add("missed-x", tuple(empty), x_key, die=self.die(die), face=face)
 
 
-def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
-    """The bag (no die twice in a round), the game's length and the seed's dice, by turn."""
+def _check_dice(log: GameLog, lang: str) -> list[tuple[int, object, Violation]]:
+    """The bag (no die twice in a round), the game's length and the seed's dice, by turn, each
+    with its merge key (the game's length is the sheet's `round-count` too)."""
     found = []
     seeded = roll_game(log.seed) if log.seed is not None else []
 
@@ -165,16 +166,16 @@ def _check_dice(log: GameLog, lang: str) -> list[tuple[int, Violation]]:
     for turn in log.turns:
         n = turn.number
         if n == TURNS + 1:
-            found.append((n, Violation("round-count", (), t(lang, "rolling-audit.too_many_turns", turn=n,
-                                                            rounds=ROUNDS, turns=TURNS))))
+            found.append((n, ("round-count",), Violation("round-count", (), t(
+                lang, "rolling-audit.too_many_turns", turn=n, rounds=ROUNDS, turns=TURNS))))
         bag = drawn.setdefault(turn.round, set())
         for die, _ in turn.dice:
             if die in bag:
-                found.append((n, Violation("dice-bag", (), t(lang, "rolling-audit.dice_bag", turn=n,
-                                                             die=_colour(lang, die), round=turn.round))))
+                found.append((n, None, Violation("dice-bag", (), t(lang, "rolling-audit.dice_bag", turn=n,
+                                                                   die=_colour(lang, die), round=turn.round))))
             bag.add(die)
         if seeded and n <= TURNS and turn.dice != seeded[n - 1].dice:
-            found.append((n, Violation("seed-mismatch", (), t(
+            found.append((n, None, Violation("seed-mismatch", (), t(
                 lang, "rolling-audit.seed_mismatch", turn=n, seed=log.seed, log=show(turn.dice),
                 seeded=show(seeded[n - 1].dice)))))
     return found
@@ -234,7 +235,7 @@ def replay(entries: Entries, board: Board, log_path: str | pathlib.Path, lang: s
             run.add("log-mismatch", (code,), "rolling-audit.log_mismatch", cell=run.cell(code),
                     log=_show(lang, logged), sheet=_show(lang, shown))
 
-    found = [(n, (v.rule,) if v.rule == "round-count" else None, v) for n, v in _check_dice(log, lang)] + run.found
+    found = _check_dice(log, lang) + run.found
     found.sort(key=lambda item: item[0])  # stable: within a turn, dice first, then writes
     log_violations = []
     merged = 0
