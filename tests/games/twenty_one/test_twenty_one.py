@@ -394,3 +394,14 @@ def test_each_wrong_box_is_told_and_a_box_left_blank_is_not_judged():
         "row 2: its points box says 40, but the row scores 21 + 21 = 42",
         "row 3: its points box says 6, but the row scores 6 + 1 = 7"]
     assert report.score == 42 + 42 + 7
+
+
+def test_the_total_may_leave_out_the_unfinished_row_whose_box_is_blank():
+    # "Los demás jugadores pueden sumar su puntuación para la fila en la que están actualmente"
+    unfinished = full_rows([6, 5, 4, 3, 2, 1], [5, 5, None, None, None, None])
+    assert audit(with_totals(unfinished, row1=42, total=42), "en").valid
+    assert audit(with_totals(unfinished, row1=42, total=42), "en").score == 53
+    assert rules(audit(with_totals(unfinished, row1=42, row2=11, total=42), "en")) == [("written-total", ())]
+    assert rules(audit(with_totals(unfinished, row1=42, total=41), "en")) == [("written-total", ())]
+    complete = full_rows([6, 5, 4, 3, 2, 1], [5, 5, 4, 3, 2, 1])
+    assert rules(audit(with_totals(complete, row1=42, total=42), "en")) == [("written-total", ())]
