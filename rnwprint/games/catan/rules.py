@@ -98,7 +98,7 @@ SPANISH = {"rojo": "red", "roja": "red", "azul": "blue", "verde": "green", "nara
 def piece_of(cid: str, word: str) -> tuple[str, str] | None:
     """(colour, piece) for a word that fits the place, else None; in English ("red city")
     or in Spanish ("ciudad roja")."""
-    parts = [SPANISH.get(part, part) for part in word.lower().split(" ")]
+    parts = [SPANISH.get(part, part) for part in word.lower().replace("town hall", "town-hall").split(" ")]
     if len(parts) == 2 and parts[1] in colours() and parts[0] not in colours():
         parts.reverse()
     if parts[0] not in colours() or len(parts) > 2:
@@ -313,7 +313,8 @@ def audit(entries: Entries, lang: str) -> Report:
     details["notices"] = [{"rule": "unfinished", "cells": free,
                            "message": t(lang, "catan.unfinished", count=len(free), cells=", ".join(free))}] if free else []
     if not details["players"]:
-        details["notices"].append({"rule": "players", "cells": [], "message": t(lang, "catan.no_player")})
+        said = t(lang, "catan.no_player_contested" if entries.cells else "catan.no_player")
+        details["notices"].append({"rule": "players", "cells": [], "message": said})
     elif len(details["players"]) == 1:  # "De 2 a 4 jugadores"; a map may be typed in one player at a time
         [alone] = details["players"]
         details["notices"].append({"rule": "players", "cells": [],

@@ -147,14 +147,16 @@ def test_the_spanish_report_names_pieces_and_values_as_written(write):
     report = audit(write, {**BASE, "V40": ["red village", "blue city"], "V41": "Purple Village",
                            "E50": ["green", "orange road"]}, lang="es")
     said = {v.cells: v.message for v in report.violations}
-    assert said[("V40",)].startswith("V40 tiene dos piezas (pueblo rojo, ciudad azul)")
+    assert said[("V40",)].startswith("V40 tiene más de una pieza (pueblo rojo, ciudad azul)")
     assert said[("V41",)].startswith("V41: 'Purple Village' no es un pueblo ni una ciudad")
     assert "\"pueblo rojo\"" in said[("V41",)] and "(colores: rojo, azul, verde, naranja)" in said[("V41",)]
-    assert said[("E50",)].startswith("E50 tiene dos piezas (carretera verde, carretera naranja)")
+    assert said[("E50",)].startswith("E50 tiene más de una pieza (carretera verde, carretera naranja)")
 
 
 def test_road_and_town_hall_may_name_their_piece(write):
     assert found(audit(write, {**BASE, "E02": "Red Road", "T01": "red town-hall"})) == []
+    # as the report names it, with a space
+    assert found(audit(write, {**BASE, "T01": "Red Town Hall"})) == []
 
 
 SPANISH = {"V01": "pueblo rojo", "E02": "carretera roja", "E08": "rojo", "V09": "ciudad roja", "T01": "ayuntamiento rojo",
@@ -304,6 +306,13 @@ def test_a_blank_map_has_no_player_no_award_no_winner_and_every_circle_free(writ
     assert unfinished["rule"] == "unfinished" and len(unfinished["cells"]) == 54
     assert players["rule"] == "players" and "no player to score" in players["message"]
     assert "Most knights: nobody; most roads joined: nobody; most cities: nobody" in report.to_text("en")
+
+
+def test_a_map_of_contested_pieces_only_says_so_and_not_that_it_is_blank(write):
+    report = audit(write, {"V01": ["red village", "blue village"], "E01": ["red", "blue"]}, {})
+    assert report.details["players"] == {}
+    [message] = [n["message"] for n in report.details["notices"] if n["rule"] == "players"]
+    assert message.startswith("every piece on the map is contested") and "blank" not in message
 
 
 def test_equal_roads_joined_give_the_award_to_nobody(write):
