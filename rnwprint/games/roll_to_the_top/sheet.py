@@ -127,7 +127,7 @@ def _build(variant: str, tower: Tower, descending: bool, builtin: str | None, la
         most_w = int((area.w - 2 * GROUND_OVERHANG) // MIN_SQUARE)
         most_h = int(area.h // MIN_SQUARE)
         raise TowerError(
-            f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} squares across and "
+            f"too big for the page: {tower.ids[0]} to {tower.ids[-1]} span {tower.width:g} square{'s' if tower.width != 1 else ''} across and "
             f"{tower.rows} row{'s' if tower.rows > 1 else ''}, so squares would be {math.floor(side * 10) / 10:.1f} mm on {PAGE_NAMES[page]} (at least {MIN_SQUARE:g} mm "
             f"hold two digits); at most {most_w} squares across and {most_h} rows fit", "tower")
     _tower(sheet, tower, area, side, lang)

@@ -396,4 +396,7 @@ def _profile(rng: random.Random, n: int, shape: str, max_width: int, max_rows: i
             if canopy[-1] == 0:
                 canopy.pop()
         widths += canopy
-    return [max(1, min(max_width, w)) for w in widths if w > 0]
+    widths = [min(max_width, w) for w in widths if w > 0]
+    while sum(widths) < n:  # the squares --max-width cut off go on top
+        widths.append(min(max_width, n - sum(widths)))
+    return widths

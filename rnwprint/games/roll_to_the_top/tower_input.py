@@ -57,11 +57,12 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
                 squares.append((row, c))
                 c += 2
             else:
-                problems.append(f"line {n}, column {c + 1}: unexpected {ch!r}; draw each square as []")
+                problems.append((n, c, f"line {n}, column {c + 1}: unexpected {ch!r}"))
                 c += 1
+    problems = [said for _, _, said in sorted(problems)]  # in the file's order, top line first
     if problems:
-        raise TowerError("; ".join(problems[:5]) + (f" and {len(problems) - 5} more" if len(problems) > 5 else ""),
-                         where)
+        more = f" and {len(problems) - 5} more" if len(problems) > 5 else ""
+        raise TowerError("; ".join(problems[:5]) + more + "; draw each square as []", where)
     if not squares:
         raise TowerError("no squares found; draw each square as []", where)
     return Tower.of(check_extent(squares, where))

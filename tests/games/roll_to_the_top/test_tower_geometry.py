@@ -83,6 +83,11 @@ def test_ascii_errors_name_line_and_column():
         parse_ascii("# my tower\n\n  []\n [x]\n[][][]\n")
     with pytest.raises(TowerError, match="no squares"):
         parse_ascii("# only a comment\n\n")
+    # several, top line first, and the advice once
+    with pytest.raises(TowerError) as refused:
+        parse_ascii("\u2588\n\u2588\u2588\n")
+    assert refused.value.message == ("line 1, column 1: unexpected '\u2588'; line 2, column 1: unexpected '\u2588'; "
+                                     "line 2, column 2: unexpected '\u2588'; draw each square as []")
 
 
 @pytest.mark.parametrize("tid", list(builtins()))
@@ -126,6 +131,15 @@ def test_random_shapes_have_the_size_asked_for(shape, squares):
     for seed in range(5):
         t = random_tower(random.Random(seed), squares, shape)
         assert len(t) == squares and t.rows <= 20 and t.problems() == []
+
+
+@pytest.mark.parametrize("shape", ["taper", "spire", "tree"])
+@pytest.mark.parametrize("squares,max_width", [(3, 1), (10, 1), (10, 2), (30, 2), (40, 3)])
+def test_random_narrow_towers_have_the_size_asked_for_within_the_width(shape, squares, max_width):
+    for seed in range(6):
+        t = random_tower(random.Random(seed), squares, shape, max_width)
+        widths = [sum(1 for s in t.squares if s[0] == row) for row in range(t.rows)]
+        assert len(t) == squares and max(widths) <= max_width and t.problems() == []
 
 
 def test_random_refuses_impossible_sizes():
