@@ -12,11 +12,11 @@ GAMES: dict[str, Game] = {g.name: g for g in (twenty_one.GAME, rolling.AMERICA, 
 
 
 def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[str, ...] = ()) -> Game:
-    """The game of that name, in any case (Twenty-One, TWENTY-ONE) unless `exact` (a typed-in
-    file's name); `among`: the games a command takes (default: every one). The one place an
-    unknown game is refused."""
+    """The game of that name, in any case, with spaces for hyphens and ñ for n (Twenty One,
+    Rolling España) unless `exact` (a typed-in file's name); `among`: the games a command
+    takes (default: every one). The one place an unknown game is refused."""
     names = among or tuple(GAMES)
-    key = name if exact else name.lower()
+    key = name if exact else name.lower().replace(" ", "-").replace("ñ", "n")
     if key not in names:
         known = key in GAMES  # a game, but not one this command takes
         raise RnwError(f"{'this command is not for' if known else 'unknown game'} {shown(name)}; "

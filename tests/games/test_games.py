@@ -55,6 +55,8 @@ def test_an_unknown_game_is_refused_in_one_place_with_every_name():
         get_game("chess")
     assert e.value.where == "GAME"
     assert get_game("Twenty-One").name == "twenty-one"
+    assert get_game("Rolling España").name == "rolling-espana"  # as the sheet spells it
+    assert get_game("roll to the top").name == "roll-to-the-top"
     with pytest.raises(RnwError, match=r"unknown game 'Twenty-One'"):
         get_game("Twenty-One", "mine.toml: game", exact=True)
     with pytest.raises(RnwError, match=r"this command is not for 'twenty-one'; choose one of: rolling-america, rolling-espana$"):
