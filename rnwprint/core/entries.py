@@ -18,7 +18,7 @@ TOP_LEVEL_KEYS = ("game", "variant", "lang", "cells", "counters", "totals")
 MAX_TEXT_BYTES = 1_000_000  # the longest real file (a Rolling America log) has 8 KB
 MAX_DEPTH = 20  # levels of tables and lists; a log's turn.write tables are 4 deep
 MAX_PROBLEMS = 20  # a file's problems said, one line each; the rest counted
-MAX_DIGITS = 4300  # Python's default limit for turning an integer into decimal text
+MAX_DIGITS = 100  # no sheet holds a longer number; sums of such numbers still print (Python stops at 4,300 digits)
 CROSSED = "X"
 # ASCII digits only (int() would also take "٦" or "６"); "5.0" as 5.0 is taken: a spreadsheet's export
 _GUARDED = re.compile(r"^\(\s*(-?[0-9]+)(?:\.0+)?\s*\)$")

@@ -59,14 +59,14 @@ def test_audit_of_a_5000_digit_toml_number_names_the_line_and_key(cli, write):
     path = write("big.toml", 'game = "twenty-one"\n[cells]\nR1C1 = ' + "9" * 5000 + "\n")
     result = cli("audit", path)
     assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: line 3: R1C1 = a number of 5,000 digits; at most 4,300"
+    assert one_line(result) == f"rnwprint: {path}: line 3: R1C1 = a number of 5,000 digits; at most 100"
 
 
 def test_audit_of_a_5000_digit_json_number_names_the_key(cli, write):
     path = write("big.json", '{"game": "twenty-one", "counters": {"x": ' + "9" * 5000 + "}}")
     result = cli("audit", path)
     assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: counters.x: a number of 5,000 digits; at most 4,300"
+    assert one_line(result) == f"rnwprint: {path}: counters.x: a number of 5,000 digits; at most 100"
 
 
 def test_audit_of_a_5000_digit_number_as_a_string_names_the_cell(cli, write):
@@ -74,7 +74,7 @@ def test_audit_of_a_5000_digit_number_as_a_string_names_the_cell(cli, write):
     result = cli("audit", path)
     assert result.code == 2
     line = one_line(result)
-    assert line == f"rnwprint: {path}: cells.R1C1: a number of 5,000 digits; at most 4,300"
+    assert line == f"rnwprint: {path}: cells.R1C1: a number of 5,000 digits; at most 100"
     assert "Exceeds the limit" not in result.err
 
 
@@ -85,15 +85,15 @@ def test_audit_of_a_guarded_5000_digit_number_names_the_cell(cli, tmp_path):
     path.write_text(sheet)
     result = cli("audit", path)
     assert result.code == 2
-    assert "a number of 5,000 digits; at most 4,300" in one_line(result)
+    assert "a number of 5,000 digits; at most 100" in one_line(result)
 
 
-def test_audit_of_a_hex_counter_longer_than_4300_decimal_digits_names_the_key(cli, write):
+def test_audit_of_a_hex_counter_longer_than_100_decimal_digits_names_the_key(cli, write):
     # hexadecimal is not limited by Python, but printing the count in the report would be
     path = write("hex.toml", 'game = "rolling-america"\n[counters]\nguard = 0x' + "f" * 4000 + "\n")
     result = cli("audit", path)
     assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: counters.guard: a number of more than 4,300 digits"
+    assert one_line(result) == f"rnwprint: {path}: counters.guard: a number of more than 100 digits"
 
 
 @pytest.mark.parametrize("name, text", [
@@ -321,10 +321,21 @@ def test_a_named_pipe_nothing_writes_to_reads_as_empty_at_once(cli, tmp_path, ar
 
 
 def test_a_counter_as_text_takes_as_many_digits_as_a_number_may_have(cli, write):
-    most = write("most.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 4300}"\n')
+    most = write("most.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 100}"\n')
     assert cli("audit", most).code == 1  # read, and far more rounds than a game has
-    past = cli("audit", write("past.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 4301}"\n'))
+    past = cli("audit", write("past.toml", f'game = "rolling-america"\n[counters]\nrounds = "{"9" * 101}"\n'))
     assert past.code == 2 and "counters.rounds: " in one_line(past) and "is not a whole number >= 0" in past.err
+
+
+@pytest.mark.parametrize("text", [
+    'game = "catan"\n[cells]\nV01 = "red village"\nE01 = "red"\n[counters]\nred_victory_cards = NUMBER\n',
+    'game = "rolling-america"\n[counters]\nguard = NUMBER\ndupe = NUMBER\n'])
+def test_the_longest_counters_allowed_add_up_and_print(cli, write, text):
+    path = write("long.toml", text.replace("NUMBER", "9" * entries_module.MAX_DIGITS))
+    for args in ((), ("--json",)):
+        result = cli("audit", path, *args)
+        assert result.code == 1 and "Traceback" not in result.err
+        assert "9" * entries_module.MAX_DIGITS in result.out  # the count, told back with its fault
 
 
 def test_audit_json_gives_an_unusable_file_its_own_object_in_its_place(cli, write):
