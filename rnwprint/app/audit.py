@@ -6,6 +6,7 @@ from __future__ import annotations
 import pathlib
 
 from rnwprint.core.entries import Entries, load_document, parse_entries, read_start, shown
+from rnwprint.core.inputs import folder_reason
 from rnwprint.core.report import Report
 from rnwprint.app.inputs import IMAGE_SUFFIXES, NOTHING_TO_AUDIT
 from rnwprint.core.errors import RnwError
@@ -47,7 +48,11 @@ def _text(head: bytes) -> bool:
 def is_photo(path: str | pathlib.Path) -> bool:
     """Whether a file is a photo; False for what is not a regular file (a pipe read here
     would lose what it read)."""
-    return pathlib.Path(path).is_file() and photo_format(_head(path)) is not None
+    try:
+        regular = pathlib.Path(path).is_file()
+    except OSError:  # a name too long: audit_file says why the file cannot be read
+        return False
+    return regular and photo_format(_head(path)) is not None
 
 
 def _head(path: str | pathlib.Path) -> bytes:
@@ -72,8 +77,8 @@ def audit_file(path: str | pathlib.Path, lang: str | None = None,
     light: dict[str, int] = {}
     damage = ""
     level = 0
-    if pathlib.Path(path).is_dir():  # (files_to_read left it: nothing in it to audit)
-        raise RnwError(NOTHING_TO_AUDIT, str(path))
+    if why := folder_reason(path, NOTHING_TO_AUDIT):  # (a folder files_to_read left as itself)
+        raise RnwError(why, str(path))
     raw = read_start(path)
     if photo_format(raw[:HEAD_BYTES]) is not None:  # read as `read` reads it (a HEIC photo, a PDF too)
         from rnwprint.photo import photo_reader

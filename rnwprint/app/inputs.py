@@ -26,15 +26,22 @@ def files_to_read(paths, typed_in: bool = False) -> tuple:
     out = []
     for path in paths:
         path = pathlib.Path(path)
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir()
-                           if p.suffix.lower() in wanted and not p.name.startswith(".") and p.is_file())
-            if typed_in:  # NAME.png beside NAME.toml is `read --into`'s picture of the sheet typed in
-                sheets = {p.stem for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES}
-                found = [p for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES or p.stem not in sheets]
-        elif any(c in str(path) for c in "*?[") and not path.exists():
-            found = sorted(pathlib.Path(p) for p in glob.glob(str(path)) if pathlib.Path(p).is_file())
-        else:
+        try:
+            found = _found_in(path, wanted, typed_in)
+        except OSError:  # a folder we may not list, a name too long: reading it says so in its place
             found = []
         out.extend(found or [path])
     return tuple(pages_of(out))
+
+
+def _found_in(path: pathlib.Path, wanted: frozenset[str], typed_in: bool) -> list[pathlib.Path]:
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir()
+                       if p.suffix.lower() in wanted and not p.name.startswith(".") and p.is_file())
+        if typed_in:  # NAME.png beside NAME.toml is `read --into`'s picture of the sheet typed in
+            sheets = {p.stem for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES}
+            found = [p for p in found if p.suffix.lower() in TYPED_IN_SUFFIXES or p.stem not in sheets]
+        return found
+    if any(c in str(path) for c in "*?[") and not path.exists():
+        return sorted(pathlib.Path(p) for p in glob.glob(str(path)) if pathlib.Path(p).is_file())
+    return []

@@ -28,3 +28,19 @@ def cannot_read(e: OSError, path) -> str:
     if isinstance(e, FileNotFoundError) and str(path) == "-":
         return "no file of that name; standard input is not read here: give the file's name (./- for a file named -)"
     return f"cannot read file: {e.strerror or e}"
+
+
+def folder_reason(path, nothing: str) -> str | None:
+    """Why `path` is no file to read: `nothing` for a folder with nothing in it to read, the
+    system's reason where the folder cannot be listed or the name not looked up (a name too
+    long); None otherwise (opening the file says the rest)."""
+    try:
+        if not os.path.isdir(path):
+            os.stat(path)  # a name too long, a folder on the way we may not enter
+            return None
+        os.listdir(path)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return cannot_read(e, path)
+    return nothing

@@ -156,18 +156,23 @@ def _without_root_powers() -> None:
             raise OSError(ctypes.get_errno(), "prctl")
 
 
+def run_unprivileged(*args: str) -> subprocess.CompletedProcess:
+    """A whole `rnwprint` process; run by root, it first gives up root's right to read and
+    write anywhere."""
+    command = [sys.executable, "-m", "rnwprint", *args]
+    as_root = os.geteuid() == 0
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=120,
+                              preexec_fn=_without_root_powers if as_root else None)
+    except subprocess.SubprocessError as e:
+        pytest.skip(f"root cannot give up its capabilities here ({e})")
+
+
 def test_unwritable_output_folder_is_one_line_exit_2(tmp_path):
-    """A whole `rnwprint` process; run by root, it first gives up root's right to write anywhere."""
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    command = [sys.executable, "-m", "rnwprint", "sheet", "twenty-one", "-o", str(locked / "x.pdf")]
-    as_root = os.geteuid() == 0
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120,
-                                preexec_fn=_without_root_powers if as_root else None)
-    except subprocess.SubprocessError as e:
-        pytest.skip(f"root cannot give up its capabilities here ({e})")
+    result = run_unprivileged("sheet", "twenty-one", "-o", str(locked / "x.pdf"))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
     assert str(locked) in result.stderr and "cannot write" in result.stderr
@@ -202,3 +207,31 @@ def test_toml_saved_under_a_json_name_is_read_as_toml(cli, write):
     assert toml.code == 1 and "R1C2" in toml.out
     neither = cli("audit", write("bad.json", "game: twenty-one\n"))
     assert neither.code == 2 and "malformed JSON at line 1, column 1" in neither.err
+
+
+def test_a_folder_that_cannot_be_read_is_told_in_its_place_and_the_batch_goes_on(tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text('game = "twenty-one"\n[cells]\nR1C1 = 6\n')
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "inside.toml").write_text(good.read_text())
+    locked.chmod(0)
+    try:
+        result = run_unprivileged("audit", str(good), str(locked), str(locked / "inside.toml"), str(good), "--json")
+    finally:
+        locked.chmod(stat.S_IRWXU)
+    assert result.returncode == 2
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line.get("score", line.get("error")) for line in lines] == [
+        7, f"{locked}: cannot read file: Permission denied",
+        f"{locked / 'inside.toml'}: cannot read file: Permission denied", 7]
+    assert result.stderr.count("\n") == 2 and "Traceback" not in result.stderr
+
+
+def test_a_name_too_long_is_told_in_its_place_and_the_batch_goes_on(cli, tmp_path):
+    good = tmp_path / "good.toml"
+    good.write_text('game = "twenty-one"\n[cells]\nR1C1 = 6\n')
+    long_name = tmp_path / ("a" * 300 + ".toml")
+    result = cli("audit", good, long_name, good)
+    assert result.code == 2 and result.out.count("Puntuación: 7") == 2
+    assert result.err.strip() == f"rnwprint: {long_name}: cannot read file: File name too long"
