@@ -186,7 +186,11 @@ def audit(files: tuple[pathlib.Path, ...], as_json: bool, lang: str, logs: tuple
                 click.echo(outcome.to_json() if as_json else outcome.to_text(outcome.lang))
                 worst = max(worst, 0 if outcome.valid else 1)
                 if fmt:
-                    pages.append(_annotated(outcome))
+                    try:
+                        pages.append(_annotated(outcome))
+                    except RnwError as e:  # audited, but its sheet cannot be drawn (a tower too big for the page)
+                        say_error(f"{path}: left out of {annotate}: {e.message}")
+                        worst = 2
     if pages:
         from rnwprint.output import write_atomic
         from rnwprint.render import render

@@ -210,6 +210,16 @@ def test_audit_annotate_into_a_pdf_draws_a_page_per_sheet_and_skips_a_file_it_ca
     assert nothing.code == 2 and not (tmp_path / "none.pdf").exists()  # no sheet audited: no file
 
 
+def test_a_typed_in_tower_too_big_to_draw_is_audited_named_and_left_out_of_the_picture(cli, write, tmp_path):
+    a = write("a.toml", 'game = "twenty-one"\nvariant = "A"\n[cells]\nR1C1 = 6\n')
+    wide = write("wide.toml", 'game = "roll-to-the-top"\ntower = """\n' + "[]" * 40 + '\n"""\n[cells]\nA1 = 3\n')
+    result = cli("audit", a, wide, a, "--annotate", tmp_path / "all.pdf", "--lang", "en")
+    assert result.code == 2 and result.out.count("Sheet: ") == 3 and "Score: -39" in result.out
+    [said] = result.err.splitlines()
+    assert said.startswith(f"rnwprint: {wide}: left out of {tmp_path / 'all.pdf'}: too big for the page: A1 to A40")
+    assert (tmp_path / "all.pdf").read_bytes().count(b"/Type /Page\n") == 2
+
+
 def test_a_photo_of_a_letter_sheet_is_annotated_on_letter_paper(cli, tmp_path):
     from support import synth
 
