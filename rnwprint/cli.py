@@ -205,7 +205,7 @@ def _annotate_format(files, inputs, target: pathlib.Path) -> str:
     from rnwprint.output import check_target, is_stdout
 
     if is_stdout(target):
-        raise click.UsageError("--annotate - would write the picture to standard output, where the report "
+        raise click.UsageError(f"--annotate {target} would write the picture to standard output, where the report "
                                "is printed: give --annotate a file")
     fmt = _format_of(target, None, ("png", "pdf"), "png", "--annotate")
     if fmt == "png" and len(files) > 1:
@@ -270,10 +270,10 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     if target and annotate and same_file(target, annotate):
         raise click.UsageError("-o and --annotate name the same file: give each its own")
     if is_stdout(annotate) and (not target or as_json):
-        raise click.UsageError("--annotate - writes the picture to standard output, where the "
+        raise click.UsageError(f"--annotate {annotate} writes the picture to standard output, where the "
                                f"{'JSON lines go' if as_json else 'typed-in file goes'} too: give -o a file, or --annotate a file")
     if is_stdout(target) and as_json:
-        raise click.UsageError("-o - writes the typed-in file to standard output, where --json's lines go too: "
+        raise click.UsageError(f"-o {target} writes the typed-in file to standard output, where --json's lines go too: "
                                "give -o a file, or drop one of them")
     if target:
         _format_of(target, None, ("toml",), "toml")

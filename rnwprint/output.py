@@ -30,9 +30,13 @@ _temps: set[str] = set()  # temporary files being written, removed if a signal s
 STDOUT = "-"
 
 
+#: the names standard output also goes by: taken as "-", so that nothing else is printed into it
+STDOUT_NAMES = frozenset({STDOUT, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"})
+
+
 def is_stdout(path) -> bool:
-    """Whether an output path given is "-", standard output."""
-    return path is not None and str(path) == STDOUT
+    """Whether an output path given is "-" (or another name of standard output)."""
+    return path is not None and str(path) in STDOUT_NAMES
 
 
 def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:

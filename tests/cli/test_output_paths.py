@@ -421,9 +421,9 @@ def rnwprint(*args, cwd) -> subprocess.CompletedProcess:
                           timeout=120, env={**os.environ, "RNWPRINT_CACHE": ""})
 
 
-@pytest.mark.parametrize("fmt", ["pdf", "png"])
-def test_sheet_to_a_dash_writes_the_file_to_standard_output(tmp_path, fmt):
-    piped = rnwprint("sheet", "twenty-one", "--variant", "B", "--format", fmt, "-o", "-", cwd=tmp_path)
+@pytest.mark.parametrize("fmt,name", [("pdf", "-"), ("png", "-"), ("pdf", "/dev/stdout")])
+def test_sheet_to_a_dash_writes_the_file_to_standard_output(tmp_path, fmt, name):
+    piped = rnwprint("sheet", "twenty-one", "--variant", "B", "--format", fmt, "-o", name, cwd=tmp_path)
     assert piped.returncode == 0, piped.stderr
     assert piped.stderr == b"" and list(tmp_path.iterdir()) == []  # no file named "-", no name printed
     written = rnwprint("sheet", "twenty-one", "--variant", "B", "-o", f"b.{fmt}", cwd=tmp_path)
@@ -440,6 +440,7 @@ def test_a_pdf_of_every_variant_goes_to_standard_output_whole(tmp_path):
 @pytest.mark.parametrize("args", [("sheet", "twenty-one", "--variant", "all", "--format", "svg"),
                                   ("tower", "--random", "--seed", "3", "--count", "2", "--format", "png")])
 def test_pages_a_file_each_are_refused_on_standard_output(tmp_path, args):
+    assert rnwprint(*args, "-o", "/dev/stdout", cwd=tmp_path).returncode == 2
     piped = rnwprint(*args, "-o", "-", cwd=tmp_path)
     assert piped.returncode == 2 and piped.stdout == b""
     assert piped.stderr.decode().startswith("rnwprint: -o -: - is standard output, one file, and ")
