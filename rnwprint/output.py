@@ -95,14 +95,16 @@ def write_atomic(path: pathlib.Path, data: bytes, inputs=()) -> None:
 def write_all_atomic(files, inputs=()) -> None:
     """Write each (path, data) of `files`, or none of the regular files: every one is written
     to its temporary file first, and only when all are there are they renamed into place (a
-    photo's typed-in file and picture: a full disk leaves neither). RnwError naming the path
-    that could not be written."""
+    photo's typed-in file and picture, a sheet's pages: a full disk leaves none). `files` may
+    be a generator: each file is staged as it comes. RnwError naming the path that could not be
+    written."""
     with _removed_on_signal():
         staged = []  # (temporary file, where it goes, the path as given)
-        to_stdout = [data for path, data in files if is_stdout(path)]
+        to_stdout = []
         try:
             for path, data in files:
                 if is_stdout(path):
+                    to_stdout.append(data)
                     continue
                 real = check_target(path, inputs)
                 if real.exists() and not real.is_file():  # a device or a FIFO (the rest was refused)

@@ -79,9 +79,9 @@ def written(sheets: list[Sheet] | Printed, fmt: str, target: pathlib.Path, label
             inputs=(), done: Callable[[pathlib.Path], None] = lambda path: None) -> list[pathlib.Path] | RnwError:
     """Render and write atomically: one PDF, or one SVG/PNG per page (numbered, see
     output.page_paths; `labels` name the pages too), or one file to standard output for the
-    target "-"; `done` is told each file as it is written.
+    target "-"; `done` is told each file once all are written.
     Every path is checked before anything is rendered or written; none may be an input."""
-    from rnwprint.output import check_target, is_stdout, page_paths, write_atomic
+    from rnwprint.output import check_target, is_stdout, page_paths, write_all_atomic
     from rnwprint.render import render
 
     paths = [target] if fmt == "pdf" else page_paths(target, len(sheets), labels)
@@ -94,7 +94,7 @@ def written(sheets: list[Sheet] | Printed, fmt: str, target: pathlib.Path, label
     for path in paths:
         check_target(path, inputs)
     blobs = sheets.rendered(fmt) if isinstance(sheets, Printed) else render(sheets, fmt)
-    for path, blob in zip(paths, blobs):
-        write_atomic(path, blob, inputs)
+    write_all_atomic(zip(paths, blobs), inputs)  # all the pages, or none
+    for path in paths:
         done(path)
     return paths

@@ -527,3 +527,30 @@ def test_a_name_of_another_format_is_refused_not_written_as_a_pdf(cli, tmp_path,
     result = cli("sheet", "twenty-one", "-o", tmp_path / name)
     assert result.code == 2 and f"a .{ext} name, but this writes PDF, SVG or PNG" in result.err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sheet_of_a_file_a_page_is_written_whole_or_not_at_all(cli, tmp_path, monkeypatch):
+    """The disk full at the sixth SVG page: none of the six pages is left (nor temporary
+    files), and pages written before by another run stay as they were."""
+    from rnwprint import output
+
+    assert cli("sheet", "twenty-one", "--variant", "all", "--format", "svg", "-o", tmp_path / "s.svg").code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert len(before) == 6
+    real_write, calls = output._write_fd, []
+
+    def full_at_the_sixth(fd, data):
+        calls.append(fd)
+        if len(calls) == 6:
+            raise OSError(28, "No space left on device")
+        real_write(fd, data)
+
+    monkeypatch.setattr(output, "_write_fd", full_at_the_sixth)
+    result = cli("sheet", "twenty-one", "--variant", "all", "--format", "svg", "--lang", "en", "-o", tmp_path / "s.svg")
+    assert result.code == 2 and result.out == "" and "the disk is full" in result.err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    for p in tmp_path.iterdir():
+        p.unlink()
+    calls.clear()
+    assert cli("sheet", "twenty-one", "--variant", "all", "--format", "svg", "-o", tmp_path / "s.svg").code == 2
+    assert list(tmp_path.iterdir()) == []
