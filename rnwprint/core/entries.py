@@ -113,10 +113,10 @@ def load_document(path: str | pathlib.Path, raw: bytes | None = None) -> dict:
         else:
             data = tomllib.loads(text)
     except RecursionError:
-        raise RnwError(f"nested more than {MAX_DEPTH} levels deep (tables or lists inside each other)",
-                       where) from None
+        raise RnwError(f"{_json_place(text)}nested more than {MAX_DEPTH} levels deep (tables or lists inside "
+                       "each other)", where) from None
     except _Refused as e:
-        raise RnwError(str(e), where) from None
+        raise RnwError(f"{_json_place(text, e.token)}{e}", where) from None
     except json.JSONDecodeError as e:
         raise RnwError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", where) from None
     except tomllib.TOMLDecodeError as e:
@@ -155,7 +155,42 @@ def _json(text: str):
 
 
 class _Refused(Exception):
-    """Raised from inside the JSON parser's hooks; becomes an RnwError naming the file."""
+    """Raised from inside the JSON parser's hooks; becomes an RnwError naming the file (and,
+    for a `token` of the text, its place)."""
+
+    def __init__(self, message: str, token: str | None = None):
+        super().__init__(message)
+        self.token = token
+
+
+def _json_place(text: str, token: str | None = None) -> str:
+    """'line L, column C: ' of the first `token` outside strings in JSON text or, with none,
+    of the first bracket nested past MAX_DEPTH; "" where there is none (not JSON)."""
+    if not text.lstrip().startswith("{"):
+        return ""
+    depth, in_string, escaped = 0, False, False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if token is None and depth > MAX_DEPTH:
+                break
+        elif ch in "]}":
+            depth -= 1
+        elif token and text.startswith(token, i):
+            break
+    else:
+        return ""
+    return f"line {text.count(chr(10), 0, i) + 1}, column {i - text.rfind(chr(10), 0, i)}: "
 
 
 class _LongNumber:
@@ -178,7 +213,7 @@ def _json_int(text: str) -> int | _LongNumber:
 
 
 def _no_constant(name: str):
-    raise _Refused(f"{name} is not a number JSON allows")
+    raise _Refused(f"{name} is not a number JSON allows", name)
 
 
 _TOO_LONG = 10 ** MAX_DIGITS

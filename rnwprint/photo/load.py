@@ -7,6 +7,7 @@ on stderr. An iPhone's HEIC photo is decoded by pillow-heif, a PDF's pages drawn
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import sys
@@ -163,7 +164,7 @@ def load_photo_noting_damage(path, colour: bool = False) -> tuple[np.ndarray, st
 def _refuse_if_too_large(w: int, h: int, where: str | None) -> None:
     """RnwError for an image of more than MAX_PIXELS, told from its header before decoding."""
     if w * h > MAX_PIXELS:
-        raise RnwError(f"image too large to be a photo: {w}x{h} = {w * h / 1e6:.0f} MP "
+        raise RnwError(f"image too large to be a photo: {w}x{h} = {math.ceil(w * h / 1e5) / 10:g} MP "
                        f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
 
 

@@ -34,6 +34,8 @@ def test_audit_of_a_file_nested_1000_deep_is_one_line(cli, write, name, text):
     assert result.code == 2
     line = one_line(result)
     assert name in line and "nested more than 20 levels deep" in line
+    if name == "deep.json":  # too deep for the parser: the place is found in the text
+        assert ": line 1, column 52: nested" in line  # the 21st bracket
 
 
 @pytest.mark.parametrize("name, text", [("deep.json", deep_json(1000)), ("deep.toml", deep_toml(1000))])
@@ -131,11 +133,11 @@ def test_audit_of_json_with_a_duplicate_key_names_the_key(cli, write):
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
-def test_audit_of_json_with_nan_or_infinity_is_refused(cli, write, constant):
-    path = write("nan.json", '{"game": "twenty-one", "cells": {"R1C1": %s}}' % constant)
+def test_audit_of_json_with_nan_or_infinity_is_refused_at_its_place(cli, write, constant):
+    path = write("nan.json", '{"game": "twenty-one", "note": "NaN \\" Infinity",\n"cells": {"R1C1": %s}}' % constant)
     result = cli("audit", path)
     assert result.code == 2
-    assert one_line(result) == f"rnwprint: {path}: {constant} is not a number JSON allows"
+    assert one_line(result) == f"rnwprint: {path}: line 2, column 19: {constant} is not a number JSON allows"
 
 
 @pytest.mark.parametrize("text", ["[1, 2]", '"twenty-one"', "42", "null"])
