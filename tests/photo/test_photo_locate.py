@@ -164,7 +164,7 @@ BAD_FILES = {
     "truncated jpeg": (None, "truncated JPEG"),
     "huge png header": (tiny_png(30000, 30000), "too large to be a photo: 30000x30000"),
     "huge jpeg header": (huge_jpeg(), "too large to be a photo: 60000x60000"),
-    "just past the limit": (tiny_png(7000, 7200), "too large to be a photo: 7000x7200 = 50.4 MP (at most 50 MP)"),
+    "just past the limit": (tiny_png(7000, 7200), r"too large to be a photo: 7000x7200 = 50\.4 MP \(at most 50 MP\)"),
     "truncated png": (tiny_png(64, 64)[:-20], "truncated PNG"),
     "damaged gif": (b"GIF89a" + bytes(10), "corrupt GIF file"),
     "damaged webp": (b"RIFF" + bytes(4) + b"WEBPVP8 " + bytes(8), "corrupt WebP file"),
