@@ -16,7 +16,7 @@ from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_W
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
-from rnwprint.photo.read import WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
 
 # the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
 WHY_DOT_OR_FILL = "dot or fill?"
@@ -30,6 +30,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     WHY_SHORT: "reasons.short",
     WHY_GUESS: "reasons.guess",
     WHY_FAINT: "reasons.faint",
+    FAINT_AMONG_WHY: "reasons.faint_among",
     WHY_FAINT_TICK: "reasons.faint_tick",
     WHY_CIRCLED_X: "reasons.circled_x",
     WHY_NETWORKS: "reasons.networks",

@@ -183,3 +183,37 @@ def test_specks_beside_a_box_s_printed_id_are_no_faint_marks(rolling_america, ga
     read = photo_read.read_cells(page, rolling_america, PX, True, PX)[cell.id]
     assert read.value is None and read.unsure is flagged
     assert read.why == ("faint marks" if flagged else "")
+
+
+# --------------------------------------------------------------------------- ink fainter than the page's
+
+
+def _write_on(page, cell, text: str, darkness: float) -> None:
+    c0, r0, c1, r1 = inside(cell)
+    grey = int(round(PAPER * (1 - darkness)))
+    cv2.putText(page, text, (c0 + (c1 - c0) // 4, r1 - (r1 - r0) // 5), cv2.FONT_HERSHEY_SIMPLEX, (r1 - r0) / 45, grey, 5)
+
+
+def _crease(page, cell, darkness: float) -> None:
+    """A fold's crease down the middle of the box: a soft grey band 0.4 mm wide, top to bottom."""
+    c0, r0, c1, r1 = inside(cell)
+    band = np.exp(-((np.arange(page.shape[1]) - (c0 + c1) / 2) / (0.4 * PX)) ** 2)
+    rows = slice(r0 - 20, r1 + 20)
+    page[rows] = (page[rows].astype(np.float32) * (1 - darkness * band)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("pen, crease, flagged", [
+    (0.82, 0.40, True),  # a crease half as dark as the pen: flagged, whatever it reads as
+    (0.82, 0.50, False),  # past FAINT_AMONG (0.55 of the pen): a stroke like the others
+    (0.30, 0.25, False),  # a page written in a faint pencil: its own typical
+])
+def test_ink_far_fainter_than_the_pages_numbers_is_flagged(twenty_one, pen, crease, flagged):
+    page = blank_page(twenty_one)
+    cells = list(twenty_one.cells.values())
+    for cell, text in zip(cells, "4352"):
+        _write_on(page, cell, text, pen)
+    _crease(page, cells[5], crease)
+    reads = photo_read.read_cells(page, twenty_one, PX, False, PX)
+    assert (reads[cells[5].id].why == photo_read.FAINT_AMONG_WHY) is flagged
+    assert reads[cells[5].id].unsure or not flagged
+    assert all(reads[c.id].why != photo_read.FAINT_AMONG_WHY for c in cells[:4])
