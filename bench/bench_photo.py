@@ -14,6 +14,7 @@ outside the training data instead (tools/digits_writers.py: scikit-learn's UCI d
 held-out handwriting font families of Debian and of npm, MNIST's test set, the held-out digits with European 1s and 7s;
 --cache DIR as for tools/train_digits.py). --joined writes two-digit numbers with their
 digits touching or overlapping a little (up to 6 % of their height), as joined hands do.
+--crease 0.2 photographs each sheet folded in four and opened again, its creases that dark.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from rnwprint.photo.pipeline import read_photo  # noqa: E402
 
 SHEETS = ("twenty-one", "rolling-america", "rolling-espana", "roll-to-the-top")
 MEGAPIXELS = (1.0, 2.0, 4.0, 8.0, 12.0, 12.0)  # phones take 12 MP; smaller ones test the limits
+PHOTO_OPTIONS: dict = {}  # more for synth.make_photo (--crease)
 
 
 def photo_set(seeds, folder: pathlib.Path, handwriting=None):
@@ -59,7 +61,8 @@ def photo_set(seeds, folder: pathlib.Path, handwriting=None):
                 marks[cell.id] = True
         megapixels = 12.0 if seed % 10 == 0 else float(rng.choice(MEGAPIXELS))
         path = folder / f"{seed}.jpg"
-        path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting))
+        path.write_bytes(synth.make_photo(sheet, marks, seed=seed, megapixels=megapixels, handwriting=handwriting,
+                                          **PHOTO_OPTIONS))
         yield path, sheet, marks, megapixels
 
 
@@ -166,8 +169,12 @@ def main() -> None:
                              "the box (tight), round the box out over its edges (big), left open by 20-80 "
                              "degrees (open), or round a number written off to one side, up to 0.14 of the "
                              "box off its middle (offset)")
+    parser.add_argument("--crease", type=float, default=0.0,
+                        help="the sheet folded in four and opened again: its creases this dark (0.1-0.3)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.crease:
+        PHOTO_OPTIONS["crease"] = args.crease
     if args.circles == "tight":
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     elif args.circles == "big":

@@ -200,3 +200,17 @@ def test_a_box_is_covered_when_not_found_or_found_weakly_with_much_of_its_outlin
 
     cell = Cell("A1", ((0, 0), (10, 0), (10, 10), (0, 10)), kind=kind)
     assert _covered(cell, match, px_per_mm, lambda: hidden) is covered
+
+
+def test_a_folded_sheet_reads_its_numbers_and_flags_the_crease_in_empty_boxes(tmp_path):
+    """Folded in four and opened again: the creases run down the middle of the page, through
+    column 4 of Twenty One's rows. An empty box the crease crosses looks like a pale 1: flagged,
+    never read as a number without a flag; the numbers written read as without the fold."""
+    sheet = GAMES["twenty-one"].build("A", "en", "a4")
+    marks = synth.random_marks(sheet, 4, share=0.5)
+    path = tmp_path / "folded.jpg"
+    path.write_bytes(synth.make_photo(sheet, marks, seed=4, megapixels=12.0, crease=0.2))
+    reads = read_photo(path).reads
+    creased = [cid for cid in ("R1C4", "R2C4", "R4C4", "R5C4") if cid not in marks]
+    assert creased and all(reads[cid].unsure for cid in creased)
+    assert all(read.value == marks.get(cid) or read.unsure for cid, read in reads.items())

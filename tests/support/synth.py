@@ -77,6 +77,7 @@ class PhotoOptions:
     noise: float | None = None  # sensor noise, standard deviation in grey levels
     jpeg_quality: int | None = None  # 1-100
     ink: str | None = None  # blue | black
+    crease: float = 0.0  # darkness of a fold's creases down the middle of the page, both ways (0: none)
     handwriting: str | os.PathLike | None = None  # held-out digits (.npz); default: the packaged file
     aspect: float = 4 / 3  # frame width / height (a landscape frame; rotation turns the page)
 
@@ -152,6 +153,19 @@ class _PageCache:
 _PAGES = _PageCache()
 
 
+def _creased(page: np.ndarray, darkness: float, px_per_mm: float) -> np.ndarray:
+    """The page folded in four and opened again: a soft grey crease 0.4 mm wide down the middle
+    each way, `darkness` at its deepest, a faint highlight beside it where the fold caught the light."""
+    h, w = page.shape[:2]
+    sigma = 0.4 * px_per_mm
+    def band(n: int, at: float) -> np.ndarray:
+        return np.exp(-((np.arange(n, dtype=np.float32) - at) / sigma) ** 2)
+    crease = np.maximum(band(w, w / 2)[None, :], band(h, h / 2)[:, None])
+    shine = np.maximum(band(w, w / 2 + 1.5 * sigma)[None, :], band(h, h / 2 + 1.5 * sigma)[:, None])
+    out = page.astype(np.float32) * (1 - darkness * crease)[:, :, None] + 12 * shine[:, :, None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def frame_size(megapixels: float, aspect: float = 4 / 3) -> tuple[int, int]:
     h = int(round(math.sqrt(megapixels * 1e6 / aspect)))
     return int(round(h * aspect)), h
@@ -181,6 +195,8 @@ def synthesize(sheet: Sheet, marks: dict | None = None, seed: int = 0, megapixel
     paper = np.array([rng.uniform(236, 252), rng.uniform(236, 250), rng.uniform(228, 246)]) / 255
     tint = np.clip(np.arange(256)[:, None] * paper[None, ::-1], 0, 255).astype(np.uint8).reshape(256, 1, 3)
     page = cv2.LUT(cv2.cvtColor(page, cv2.COLOR_RGB2BGR), tint)  # BGR from here on
+    if opts.crease:
+        page = _creased(page, opts.crease, page.shape[1] / sheet.width)
 
     sx, sy = page.shape[1] / sheet.width, page.shape[0] / sheet.height
     pw, ph = page.shape[1], page.shape[0]
