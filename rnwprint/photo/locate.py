@@ -256,7 +256,8 @@ def locate(image: np.ndarray, where: str | None = None, expect_game: str | None 
     rms = float(np.sqrt(np.mean(residuals ** 2)))
     if rms > BAD_FIT_MM:
         raise RnwError(f"the corner markers do not fit one flat page ({rms:.1f} mm off): "
-                       "flatten the sheet and take the photo again", where)
+                       "flatten the sheet, keep it whole in the photo and no other sheet beside it, "
+                       "and take the photo again", where)
     timings["homography"] = (time.perf_counter() - t3) * 1000
     centre = np.array([sheet.width / 2, sheet.height / 2])
     return PageFix(identity, H, tuple(found), rms, float(residuals.max()), int((~keep).sum()), used_qr,

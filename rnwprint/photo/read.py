@@ -15,8 +15,8 @@ import numpy as np
 from rnwprint.photo import digits, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
-    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    _big_circle, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
+    BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
+    _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead,
@@ -162,8 +162,10 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 ink = _ink(dark, floor)
             why = ""
             if allows_guarded:
-                ink, circled, ringed = _remove_circle(ink, dark, floor)
-                if not circled and (inside := _small_circle(ink, dark, floor)) is not None:
+                whole, (ink, circled, ringed) = ink, _remove_circle(ink, dark, floor)
+                if circled and _number_s_own_stroke(whole, ink):
+                    why = OWN_STROKE_WHY
+                elif not circled and (inside := _small_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and not ringed and (inside := _big_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, BIG_CIRCLE_WHY

@@ -220,3 +220,49 @@ def test_the_number_inside_is_taken_by_the_first_cut_that_leaves_some():
         number = _number_inside(crop, crop, photo_read.INK_DARKNESS, cuts)
         assert number is not None and number[middle].any() and not number[~middle].any()
     assert _number_inside(crop, crop, photo_read.INK_DARKNESS, (nothing, None)) is None
+
+
+def big_two_crop(margin: int) -> np.ndarray:
+    """A map box's inside (48 px) holding a 2 as tall as the box: its top arc and its bar run
+    along the box's edge, `margin` px in from it."""
+    crop = np.zeros((48, 48), np.float32)
+    cv2.ellipse(crop, (24, 16), (24 - margin, 16 - margin // 2), 0, 180, 400, 0.8, 3)
+    end = (int(24 + (24 - margin) * np.cos(np.radians(40))), int(16 + (16 - margin // 2) * np.sin(np.radians(40))))
+    cv2.line(crop, end, (margin, 45), 0.8, 3)
+    cv2.line(crop, (margin, 45), (47 - margin, 45), 0.8, 3)
+    return crop
+
+
+@pytest.mark.parametrize("crop, own", [
+    (big_two_crop(6), True),  # along the edge in 15 of 24 directions, one stroke with the "number": flagged
+    (big_two_crop(5), False),  # 16 directions (RING_WHOLE): a circle
+    (ring_crop(360, "1"), False),  # a guard ring apart from its number
+])
+def test_a_ring_that_is_the_numbers_own_stroke_part_way_round_is_doubted(crop, own):
+    number, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled and photo_read._number_s_own_stroke(crop, number) is own
+
+
+def test_a_ring_touching_its_number_all_the_way_round_is_a_guard():
+    crop = ring_crop(360, None)
+    cv2.line(crop, (22, 2), (22, 42), 1.0, 3)  # a 1 from the ring's top to its bottom
+    number, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
+    assert circled and not photo_read._number_s_own_stroke(crop, number)
+
+
+def test_a_big_two_along_the_edge_of_a_map_box_is_not_a_sure_guard():
+    """On a crafted Rolling America page, the 2 above drawn as tall as CO's and KS's boxes:
+    their rings are the 2's own strokes, so whatever is read is flagged."""
+    from support.crafted import PX, blank_page, inside
+
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = blank_page(sheet)
+    for cid in ("CO", "KS"):
+        c0, r0, c1, r1 = inside(sheet.cells[cid])
+        crop = cv2.resize(big_two_crop(4), (c1 - c0, r1 - r0), interpolation=cv2.INTER_LINEAR)
+        page[r0:r1, c0:c1] = (page[r0:r1, c0:c1] * (1 - crop)).astype(np.uint8)
+    reads = photo_read.read_cells(page, sheet, PX, True, PX)
+    for cid in ("CO", "KS"):
+        assert reads[cid].unsure and reads[cid].why == photo_read.OWN_STROKE_WHY, cid
