@@ -38,6 +38,12 @@ def test_audit_of_a_file_nested_1000_deep_is_one_line(cli, write, name, text):
         assert ": line 1, column 52: nested" in line  # the 21st bracket
 
 
+def test_the_place_of_json_too_deep_counts_only_the_brackets_still_open(cli, write):
+    text = '{"pad": [' + "[1], " * 30 + '["]]]]"]], "game": "twenty-one",\n "cells": ' + "[" * 1000 + "]" * 1000 + "}"
+    result = cli("audit", write("deep.json", text))
+    assert ": line 2, column 30: nested more than 20 levels deep" in one_line(result)  # cells' 20th bracket
+
+
 @pytest.mark.parametrize("name, text", [("deep.json", deep_json(1000)), ("deep.toml", deep_toml(1000))])
 def test_audit_batch_goes_on_after_a_1000_deep_file(cli, write, name, text):
     a, deep, b = write("a.toml", GOOD), write(name, text), write("b.toml", GOOD)

@@ -237,6 +237,7 @@ def big_two_crop(margin: int) -> np.ndarray:
     (big_two_crop(6), True),  # along the edge in 15 of 24 directions, one stroke with the "number": flagged
     (big_two_crop(5), False),  # 16 directions (RING_WHOLE): a circle
     (ring_crop(360, "1"), False),  # a guard ring apart from its number
+    (ring_crop(200, "3"), False),  # a hurried ring, 15 directions round, apart from its number
 ])
 def test_a_ring_that_is_the_numbers_own_stroke_part_way_round_is_doubted(crop, own):
     number, circled, _ = photo_read._remove_circle(crop, crop, photo_read.INK_DARKNESS)
