@@ -114,7 +114,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
         raise TowerError(cannot_read(e, path), where) from None
     kind, size = image_header(data)  # the same guard as a photo's: the header, before decoding
     if kind is None:
-        raise TowerError("not a picture pillow can read (PNG or JPEG)", where)
+        raise TowerError("not a picture: draw the tower's shape dark on light, saved as PNG or JPEG", where)
     if size is None or 0 in size:
         raise TowerError(f"corrupt {kind} file: cannot read the image size", where)
     if len(data) > MAX_FILE_BYTES:
@@ -138,8 +138,8 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
                 else:
                     grey = im.convert("L")
     except Exception as e:  # Pillow raises many kinds of error for a damaged file
-        raise TowerError(f"not a picture pillow can read (PNG or JPEG): {' '.join(str(e).split())[:120]}",
-                         where) from None
+        raise TowerError(f"cannot read this {kind} picture ({' '.join(str(e).split())[:120]}): save it again "
+                         "as PNG or JPEG", where) from None
     dark = grey.point(lambda v: 255 if v < threshold else 0)
     box = dark.getbbox()
     if box is None:

@@ -182,8 +182,13 @@ def test_blank_or_unreadable_picture_is_refused(tmp_path):
         from_picture(blank, 5)
     text = tmp_path / "notes.png"
     text.write_text("hello")
-    with pytest.raises(TowerError, match="not a picture"):
+    with pytest.raises(TowerError, match="not a picture: draw the tower's shape dark on light, saved as PNG or JPEG"):
         from_picture(text, 5)
+    cut = tmp_path / "cut.png"
+    Image.new("RGB", (60, 60), "black").save(cut)
+    cut.write_bytes(cut.read_bytes()[:-30])  # the end of its image data lost
+    with pytest.raises(TowerError, match=r": cannot read this PNG picture \(.+\): save it again as PNG or JPEG$"):
+        from_picture(cut, 5)
 
 
 def test_a_tab_in_a_drawing_counts_as_four_spaces():
