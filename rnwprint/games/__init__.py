@@ -16,12 +16,17 @@ def get_game(name: str, where: str = "GAME", exact: bool = False, among: tuple[s
     Rolling España) unless `exact` (a typed-in file's name); `among`: the games a command
     takes (default: every one). The one place an unknown game is refused."""
     names = among or tuple(GAMES)
-    key = name if exact else name.lower().replace(" ", "-").replace("ñ", "n")
+    key = name if exact else game_key(name)
     if key not in names:
         known = key in GAMES  # a game, but not one this command takes
         raise RnwError(f"{'this command is not for' if known else 'unknown game'} {shown(name)}; "
                        f"choose one of: {', '.join(names)}", where)
     return GAMES[key]
+
+
+def game_key(name: str) -> str:
+    """A game's name as typed (Rolling España, TWENTY ONE) as the games are named."""
+    return name.lower().replace(" ", "-").replace("ñ", "n")
 
 
 def listed_variants(game: Game) -> tuple[str, ...]:

@@ -253,8 +253,12 @@ def _parse_turn(raw: object, number: int, board: Board, problems: list[str]) -> 
 
 def load_log(path: str | pathlib.Path, board: Board) -> GameLog:
     """Read and check a game log (TOML or JSON); every input problem is reported at once."""
+    from rnwprint.games import game_key
+
     source = str(path)
     data = load_document(path)
+    if not data:
+        raise RnwError("empty file: expected a game log (as rnwprint roll -o writes)", source)
     if "cells" in data and "turn" not in data:
         raise RnwError("a typed-in sheet, not a game log (as rnwprint roll -o writes): give the sheet first and "
                        "the log after --log", source)
@@ -263,7 +267,7 @@ def load_log(path: str | pathlib.Path, board: Board) -> GameLog:
     game = data.get("game")
     if game is None:
         problems.append(f'game: missing; say which game the log is, e.g. game = "{board.game}"')
-    elif not isinstance(game, str) or game.lower() != board.game:
+    elif not isinstance(game, str) or game_key(game) != board.game:
         problems.append(f"game: the log is for {game!r} but the sheet is {board.game}")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

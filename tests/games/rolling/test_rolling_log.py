@@ -57,6 +57,17 @@ def test_skeleton_parses_and_replays_clean_on_an_empty_sheet(tmp_path):
     assert report.valid and report.details["log"]["turns_played"] == 0
 
 
+def test_a_log_may_name_its_game_as_the_sheet_spells_it_and_an_empty_one_is_said_so(tmp_path):
+    path = tmp_path / "log.toml"
+    path.write_text(log_text("rolling-espana", roll_game(3), "es", 3).replace(
+        'game = "rolling-espana"', 'game = "Rolling España"'), encoding="utf-8")
+    assert 'game = "Rolling España"' in path.read_text(encoding="utf-8")
+    assert len(load_log(path, ES).turns) == 24
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(RnwError, match="^empty file: expected a game log"):
+        load_log(path, ES)
+
+
 def test_toml_log_with_every_write_kind(tmp_path):
     path = tmp_path / "log.toml"
     path.write_text('''
