@@ -217,3 +217,16 @@ def test_ink_far_fainter_than_the_pages_numbers_is_flagged(twenty_one, pen, crea
     assert (reads[cells[5].id].why == photo_read.FAINT_AMONG_WHY) is flagged
     assert reads[cells[5].id].unsure or not flagged
     assert all(reads[c.id].why != photo_read.FAINT_AMONG_WHY for c in cells[:4])
+
+
+def test_a_page_with_more_creased_boxes_than_numbers_still_flags_the_creases(twenty_one):
+    """Folded early in the game: two numbers written, a crease down three empty boxes."""
+    page = blank_page(twenty_one)
+    cells = list(twenty_one.cells.values())
+    for cell, text in zip(cells, "43"):
+        _write_on(page, cell, text, 0.82)
+    for cell in cells[6::6][:3]:  # R2C1, R3C1, R4C1
+        _crease(page, cell, 0.3)
+    reads = photo_read.read_cells(page, twenty_one, PX, False, PX)
+    assert [reads[c.id].why == photo_read.FAINT_AMONG_WHY for c in cells[6::6][:3]] == [True] * 3
+    assert not any(reads[c.id].unsure for c in cells[:2])
