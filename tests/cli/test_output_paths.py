@@ -236,6 +236,9 @@ def test_read_refuses_one_file_for_both_outputs(cli, tmp_path, photo):
     result = cli("read", tmp_path / "p.jpg", "-o", out, "--annotate", tmp_path / "." / "out.toml")
     assert result.code == 2 and "name the same file" in result.err
     assert not out.exists()
+    for target, picture in (("-", "-"), ("/dev/stdout", "-"), ("-", "/dev/fd/1")):  # standard output, twice
+        result = cli("read", tmp_path / "p.jpg", "-o", target, "--annotate", picture)
+        assert result.code == 2 and "name the same file" in result.err and result.out == ""
 
 
 def test_tower_refuses_to_write_over_its_ascii_drawing(cli, tmp_path):
