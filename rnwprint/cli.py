@@ -267,7 +267,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
     if (target or annotate) and len(photos) > 1:
         raise click.UsageError("-o and --annotate write one photo's result: give one photo with them "
                                "(--into FOLDER writes many)")
-    if target and annotate and (same_file(target, annotate) or is_stdout(target) and is_stdout(annotate)):
+    if target and annotate and same_file(target, annotate):
         raise click.UsageError("-o and --annotate name the same file: give each its own")
     if is_stdout(annotate) and (not target or as_json):
         raise click.UsageError(f"--annotate {annotate} writes the picture to standard output, where the "

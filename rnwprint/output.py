@@ -63,7 +63,7 @@ def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
         kind = "a socket" if stat.S_ISSOCK(mode) else "a block device" if stat.S_ISBLK(mode) else "not a file"
         raise RnwError(f"is {kind}, not a file: refusing to write to it", where)
     for given in inputs:
-        if given is not None and str(given) != "-" and same_file(path, pathlib.Path(given)):
+        if given is not None and same_file(path, pathlib.Path(given)):
             also = "" if str(given) == where else f" ({given})"
             raise RnwError(f"is an input of this command{also}: refusing to write over it", where)
     real = pathlib.Path(os.path.realpath(path))
@@ -79,7 +79,10 @@ def check_target(path: pathlib.Path, inputs=()) -> pathlib.Path:
 
 
 def same_file(a: pathlib.Path, b: pathlib.Path) -> bool:
-    """Whether two paths name one file (or would, once written)."""
+    """Whether two paths name one file (or would, once written); standard output is one file
+    by any of its names."""
+    if is_stdout(a) or is_stdout(b):
+        return is_stdout(a) and is_stdout(b)
     try:
         return os.path.samefile(a, b)
     except OSError:  # one does not exist (yet): compare where they would be

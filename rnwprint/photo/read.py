@@ -163,7 +163,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 ink = _ink(dark, floor)
             why = ""
             if allows_guarded:
-                whole, (ink, circled, ringed) = ink, _remove_circle(ink, dark, floor)
+                whole = ink
+                ink, circled, ringed = _remove_circle(ink, dark, floor)
                 if circled and _number_s_own_stroke(whole, ink):
                     why = OWN_STROKE_WHY
                 elif not circled and (inside := _small_circle(ink, dark, floor)) is not None:

@@ -46,7 +46,7 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
             raise TowerError(f"line {n} is {len(drawn) / 2:,g} squares wide; a tower is at most "
                              f"{MAX_ACROSS} across", where)
     squares = []
-    problems = []
+    found = []  # (line, column, what is wrong there)
     for row, (n, line) in enumerate(reversed(lines)):
         c = 0
         while c < len(line):
@@ -57,9 +57,9 @@ def parse_ascii(text: str, where: str = "tower") -> Tower:
                 squares.append((row, c))
                 c += 2
             else:
-                problems.append((n, c, f"line {n}, column {c + 1}: unexpected {ch!r}"))
+                found.append((n, c, f"line {n}, column {c + 1}: unexpected {ch!r}"))
                 c += 1
-    problems = [said for _, _, said in sorted(problems)]  # in the file's order, top line first
+    problems = [said for _, _, said in sorted(found)]  # in the file's order, top line first
     if problems:
         more = f" and {len(problems) - 5} more" if len(problems) > 5 else ""
         raise TowerError("; ".join(problems[:5]) + more + "; draw each square as []", where)
