@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import deque
 
+from rnwprint.app.audit import audit_file
 from rnwprint.games.catan import geometry as geo
 
 
@@ -48,7 +49,6 @@ def pencil_game(seed: int, sheet) -> tuple[dict, dict]:
     """A finished map drawn in pencil for the photo generator: (what a typed-in file would say,
     the pencil marks); 2-4 players from random starts, a fifth of the places left blank."""
     import numpy as np
-
     from support.synth_pencil import Pencil
 
     rng = np.random.default_rng([seed, 18])
@@ -61,3 +61,24 @@ def pencil_game(seed: int, sheet) -> tuple[dict, dict]:
              if k in sheet.cells and rng.uniform() < 0.8}
     marks = {k: Pencil(v.split()[0], not v.endswith("village")) for k, v in cells.items()}
     return {k: (v,) for k, v in cells.items()}, marks
+
+
+# red: a village at the edge (V01), roads E02 (V01-V05) and E08 (V05-V09), a city at V09 and the
+# town hall of T01 (V01 and V09 are both corners of T01).
+# blue: a village at the edge (V03), roads E06, E10, E17 (V03-V07-V11-V15), a village at V11, a
+# city at V15 and the town hall of T03 (V03 and V11 are corners of T03).
+BASE = {
+    "V01": "red village", "E02": "red", "E08": "red", "V09": "red city", "T01": "red",
+    "V03": "blue village", "E06": "blue", "E10": "blue", "V11": "blue village", "E17": "blue",
+    "V15": "blue city", "T03": "blue",
+}
+GREEN = {"V21": "green village", "E32": "green"}  # a third player's start, apart from the others
+COUNTERS = {"red_knights": 3, "blue_knights": 1, "red_resources": 7, "blue_resources": 10, "red_victory_cards": 1}
+
+
+def audit(write, cells, counters=COUNTERS, lang="en"):
+    return audit_file(write("game.toml", game_toml(cells, counters)), lang)
+
+
+def found(report):
+    return [(v.rule, v.cells) for v in report.violations]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from catan_support import game_toml, pencil_game
+from support.synth import make_photo
+from support.synth_pencil import PENCILS, Pencil, fill_pencil
 
 from rnwprint.app.audit import audit_file
 from rnwprint.games import GAMES
 from rnwprint.games.catan import photo as catan_photo
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pipeline import read_photo
-from support.synth import make_photo
-from support.synth_pencil import PENCILS, Pencil, fill_pencil
 
 CATAN = GAMES["catan"]
 

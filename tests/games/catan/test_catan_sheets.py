@@ -8,8 +8,8 @@ import pytest
 from page_boxes import overlap, text_box
 from shapely.geometry import Polygon, box
 
-from rnwprint.games import GAMES
 from rnwprint.core.sheet import Identity, Text
+from rnwprint.games import GAMES
 
 CATAN = GAMES["catan"]
 SHEETS = [(v, lang, page) for v in ("map", "map-7", "notes") for lang in ("es", "en") for page in ("a4", "letter")]
