@@ -74,3 +74,14 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+@pytest.fixture(scope="module")
+def photo() -> bytes:
+    """A small photo (4 MP) of a Spanish A4 Twenty One sheet with two numbers written."""
+    from support import synth
+
+    from rnwprint.games import GAMES
+
+    g = GAMES["twenty-one"]
+    return synth.make_photo(g.build(g.default_variant, "es", "a4"), {"R1C1": 4, "R2C1": 7}, 5, 4.0)
