@@ -62,7 +62,8 @@ def printed(game: str, variant: str | None, lang: str, page: str, fmt: str, copi
     identities = [Identity(g.name, v, lang, page, g.layout_version) for v in variants]
     if fmt == "pdf":
         identities = [i for i in identities for _ in range(copies)]
-    name = "all" if every else variants[0]
+    # a shuffled "all" is named by its seed, apart from the unshuffled one
+    name = variants[0] if not every else "all" if seed is None else f"all-{seed}"
     return Printed(g, identities, variants, f"{g.name}_{name}_{lang}_{page}.{fmt}")
 
 

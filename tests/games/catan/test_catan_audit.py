@@ -91,6 +91,8 @@ def test_a_town_hall_needs_two_of_its_owners_towns_around_the_terrain(write):
     assert found(report) == [("town-hall", ("T02", "V09"))]
     report = audit(write, {**BASE, "T02": "blue"})  # and blue none
     assert found(report) == [("town-hall", ("T02",))]
+    spanish = audit(write, {**BASE, "T02": "red"}, lang="es").violations[0].message
+    assert "rellenó este ayuntamiento con 1 de sus pueblos o ciudades alrededor del terreno" in spanish
 
 
 # "debe hacer un punto en un círculo vacío" / "rellena todo el rectángulo vacío": one piece a place

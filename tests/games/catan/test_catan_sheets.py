@@ -122,6 +122,13 @@ def test_seed_shuffles_the_map_and_leaves_the_notes(cli, tmp_path):
     assert refused.code == 2 and "twenty-one has none to shuffle" in refused.err
 
 
+def test_every_sheet_shuffled_is_named_apart_from_the_unshuffled_ones(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("sheet", "catan", "--variant", "all", "--lang", "en").code == 0
+    assert cli("sheet", "catan", "--variant", "all", "--seed", "3", "--lang", "en").code == 0
+    assert sorted(p.name for p in (tmp_path / "output").iterdir()) == ["catan_all-3_en_a4.pdf", "catan_all_en_a4.pdf"]
+
+
 def _luminance(colour: str) -> float:
     channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
