@@ -15,6 +15,7 @@ held-out handwriting font families of Debian and of npm, MNIST's test set, the h
 --cache DIR as for tools/train_digits.py). --joined writes two-digit numbers with their
 digits touching or overlapping a little (up to 6 % of their height), as joined hands do.
 --crease 0.2 photographs each sheet folded in four and opened again, its creases that dark.
+--over-edge 0.3 writes each number (not circled) 0.3 of its box up or down past its place, over the box's edge.
 """
 
 from __future__ import annotations
@@ -171,10 +172,14 @@ def main() -> None:
                              "box off its middle (offset)")
     parser.add_argument("--crease", type=float, default=0.0,
                         help="the sheet folded in four and opened again: its creases this dark (0.1-0.3)")
+    parser.add_argument("--over-edge", type=float, default=0.0,
+                        help="numbers written this share of the box up or down past their place, running "
+                             "over the box's edge (0.25-0.35)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     if args.crease:
         PHOTO_OPTIONS["crease"] = args.crease
+    synth_ink.OVER_EDGE = args.over_edge
     if args.circles == "tight":
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     elif args.circles == "big":

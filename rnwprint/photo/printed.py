@@ -10,11 +10,16 @@ from rnwprint.fonts import PT, text_span
 from rnwprint.photo.light import PRINT_BLUR_MM
 from rnwprint.core.sheet import Cell, Circle, Path, Rect, Sheet, Text
 
+#: a number's ink is followed this far out of its box (rnwprint.photo.overflow): print_around
+#: draws the print that far round each cell
+AROUND_MM = 2.0
+
 REGISTER_PAD_MM, REGISTER_SEARCH_MM = 1.0, 1.5  # print matched around a box; how far off it may be
 REGISTER_MATCH = 0.3  # a weaker match than this (a box with little print around it) is not moved
 
 
 _PRINTED: dict[tuple[str, float], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_AROUND: dict[tuple[str, float], np.ndarray] = {}
 
 
 def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -37,8 +42,32 @@ def _printed(sheet: Sheet, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     return _PRINTED[key][:2]
 
 
-def _draw_print(sheet: Sheet, px_per_mm: float) -> np.ndarray:
-    """The sheet's items that touch a cell, drawn grey (255 = paper) at px_per_mm."""
+def print_around(sheet: Sheet, px_per_mm: float) -> np.ndarray:
+    """Where the sheet is printed within AROUND_MM of its cells, 1 = print (widened as _printed
+    widens it); drawn once per identity and kept on disk, as _printed's drawing is."""
+    key = (sheet.identity.encode(), px_per_mm)
+    if key not in _AROUND:
+        from rnwprint.cache import cached
+
+        def widened() -> np.ndarray:
+            drawn = _draw_print(sheet, px_per_mm, AROUND_MM)
+            return cv2.dilate(cv2.threshold(drawn, 214, 1, cv2.THRESH_BINARY_INV)[1], np.ones((3, 3), np.uint8))
+
+        # kept as bits: a map's mask loads in half the time of its drawing
+        _AROUND.clear() if len(_AROUND) > 8 else None
+        _AROUND[key] = cached("print-around", f"{key[0]}@{px_per_mm:g}", widened,
+                              lambda mask: _pack(np.packbits(mask, axis=1)), lambda data: _unpack_bits(data, sheet, px_per_mm))
+    return _AROUND[key]
+
+
+def _unpack_bits(data: bytes, sheet: Sheet, px_per_mm: float) -> np.ndarray:
+    width = int(np.ceil(sheet.width * px_per_mm))
+    return np.unpackbits(_unpack(data), axis=1, count=width)
+
+
+def _draw_print(sheet: Sheet, px_per_mm: float, around: float = 0.0) -> np.ndarray:
+    """The sheet's items that touch a cell, or come within `around` mm of one, drawn grey (255 =
+    paper) at px_per_mm."""
     from PIL import Image, ImageDraw
 
     from rnwprint.render.png import draw_item
@@ -46,7 +75,8 @@ def _draw_print(sheet: Sheet, px_per_mm: float) -> np.ndarray:
     size = (int(np.ceil(sheet.width * px_per_mm)), int(np.ceil(sheet.height * px_per_mm)))
     image = Image.new("L", size, 255)
     draw = ImageDraw.Draw(image)
-    boxes = [c.bounds for c in sheet.cells.values()]
+    m = around
+    boxes = [(x0 - m, y0 - m, x1 + m, y1 + m) for x0, y0, x1, y1 in (c.bounds for c in sheet.cells.values())]
     for item in sheet.items:
         x0, y0, x1, y1 = _item_bounds(item)
         if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):

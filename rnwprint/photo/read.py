@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rnwprint.photo import digits, pairs, too_coarse
+from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
@@ -30,7 +30,7 @@ from rnwprint.photo.light import (  # noqa: F401
     _outline_hidden)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
-    Registration, _ring_match, _shift, _unpack)
+    Registration, _ring_match, _shift, _unpack, print_around)
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
     _cuts, _short_ways, _split_digits, _two_pieces)
@@ -104,6 +104,9 @@ class Written:
     why: str = ""  # a reason to flag whatever is read (a guard circle drawn smaller than the box)
     small: bool = False  # a circled number in a photo coarser than advised: see SMALL_SURE
     pen: float = 0.0  # how dark its strokes are: see FAINT_AMONG
+    #: the crops (and `apart`) of the number with its ink out of the box, where it runs over
+    #: the box's edge (overflow.outside); else None
+    overflowing: tuple[list, bool] | None = None
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -175,14 +178,19 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     inside, why = off_centre
                     ink, circled = (ink, False) if inside is None else (inside, True)
                 elif not circled and not ringed and not light and photo_px_per_mm >= OUTLINE_SHARP and _reaches_edges(ink):
-                    around = _darkness(page, raw, printed, _grown(cell, OUTLINE_OUT_MM + BORDER_MM), px_per_mm, shift)
+                    around = _darkness(page, raw, printed, overflow.grown(cell, OUTLINE_OUT_MM + BORDER_MM), px_per_mm, shift)
                     if (inside := _outline_circle(ink, dark, floor, around, px_per_mm)) is not None:
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
                 light = _after_circle(light, ringed, why, grainy)
+            beyond = None
+            if not circled and not why and overflow.reaches_crop_edge(ink):
+                beyond = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell, px_per_mm,
+                                          shift, floor)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
-                                   circled and too_coarse(photo_px_per_mm), pen))
+                                   circled and too_coarse(photo_px_per_mm), pen,
+                                   None if beyond is None else _split_digits(beyond, cell)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
@@ -227,16 +235,23 @@ def _after_circle(light: str, ringed: bool, why: str, grainy: bool) -> str:
     return light
 
 
-def _grown(cell: Cell, mm: float) -> Cell:
-    """`cell` as a box `mm` wider each way."""
-    x0, y0, x1, y1 = cell.bounds
-    return replace(cell, polygon=((x0 - mm, y0 - mm), (x1 + mm, y0 - mm), (x1 + mm, y1 + mm), (x0 - mm, y1 + mm)))
-
-
 def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
                photo_px_per_mm: float) -> dict[str, CellRead]:
     """Read every cell of `sheet` from the rectified grey `page`."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
+    mine = _read_all(written)
+    over = [i for i, w in enumerate(written) if w.overflowing]
+    with_out = _read_all([replace(written[i], crops=written[i].overflowing[0], apart=written[i].overflowing[1])
+                          for i in over])
+    for i, read in zip(over, with_out):
+        mine[i] = overflow.judged(mine[i], read, photo_px_per_mm < COARSE_BELOW)
+    for w, read in zip(written, mine):
+        reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
+    return reads
+
+
+def _read_all(written: list[Written]) -> list[CellRead]:
+    """What each written cell holds (read_written), all cells' crops read at once."""
     # each network is asked once, about every crop that needs it (one matrix product per layer)
     images = [digits.normalise(crop) for w in written for crop in w.crops]
     # what is left of a guard circle skews a digit's moments: circled digits are read as they lean
@@ -257,9 +272,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     others = _wholes(written, doubted)
     for i in doubted:
         mine[i] = _checked_other(mine[i], written[i], others.get(i))
-    for w, read in zip(written, mine):
-        reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
-    return reads
+    return mine
 
 
 def _classify(images: list, of_images, upright=()) -> np.ndarray:

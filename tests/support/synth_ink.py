@@ -232,6 +232,9 @@ OPEN_CIRCLE = (280, 340)
 #: how far off the middle of the box a circled number (and its circle) may be written, as a
 #: share of the box's sides either way; OFFSET_CIRCLE for bench/bench_photo.py --circles offset
 CIRCLE_SHIFT = 0.0
+#: numbers written this share of the box up or down past their place (bench_photo --over-edge):
+#: big hands run over the box's edge
+OVER_EDGE = 0.0
 OFFSET_CIRCLE = 0.14
 
 
@@ -273,6 +276,8 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
     h, w = alpha.shape
     left = min(max(cx - w / 2, x0 + 0.04 * cw), x1 - 0.04 * cw - w)
     top = min(max(cy - h / 2, y0 + 0.04 * ch), y1 - 0.04 * ch - h)
+    if OVER_EDGE and not circled:  # drawn only then: every other photo stays as it was
+        top += OVER_EDGE * ch * rng.choice((-1, 1))
     ink.add(alpha, left, top)
     if circled:
         ex, ey = left + w / 2, top + h / 2

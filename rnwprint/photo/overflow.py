@@ -1,0 +1,127 @@
+"""A number written over its box's edge. The reader reads what lies inside the box; a digit cut
+there reads as another, and surely (a 3 whose foot runs below the box as a 2, a 6 as a 1).
+Its ink is followed out of the box, and the number read whole too (BENCHMARKS.md, "Numbers
+over the box's edge")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from rnwprint.core.sheet import Cell
+from rnwprint.photo.decide import CellRead
+from rnwprint.photo.ink import BORDER_MM, _cell_crop, _darkness, _ink
+from rnwprint.photo.printed import AROUND_MM
+
+OVER_MM = AROUND_MM  # how far out of the box the ink is followed (the print is drawn that far)
+OUTLINE_MM = 0.5  # ink out of the box by no more than this may be the printed outline's residue
+PRINT_NEAR_MM = 0.3  # out of the box, ink this near the sheet's print may be the print's residue
+#: ink out of the box counts where it starts this near ink inside that reaches the crop's edge
+#: (across the border left out of every cell and the outline)
+REACH_MM = BORDER_MM + OUTLINE_MM + 0.4
+#: ink crossing the box's edge leaves at most this much of it (mm wide) in the first START_MM out
+START_MM, FOOT_MM = 0.6, 2.0
+#: a number with this much of its ink out of the box (against the ink inside) runs over the edge
+OVER_SHARE = 0.1
+OVER_WHY = "the number runs over the box's edge; read with its ink out of the box, it is {}"
+
+
+def grown(cell: Cell, mm: float) -> Cell:
+    """`cell` as a box `mm` wider each way."""
+    x0, y0, x1, y1 = cell.bounds
+    return replace(cell, polygon=((x0 - mm, y0 - mm), (x1 + mm, y0 - mm), (x1 + mm, y1 + mm), (x0 - mm, y1 + mm)))
+
+
+def reaches_crop_edge(ink: np.ndarray) -> bool:
+    """Whether a cell's ink crosses its crop's edge (two pixels of it or more on the crop's
+    outermost rows and columns): a number that runs out of the box must, a speck need not."""
+    if ink.shape[0] < 3 or ink.shape[1] < 3:
+        return False
+    rim = np.count_nonzero(ink[0]) + np.count_nonzero(ink[-1]) + np.count_nonzero(ink[1:-1, 0]) + \
+        np.count_nonzero(ink[1:-1, -1])
+    return bool(rim >= 2)
+
+
+def _disc(mm: float, px_per_mm: float) -> np.ndarray:
+    r = max(round(mm * px_per_mm), 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+
+
+def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start: np.ndarray,
+                 px_per_mm: float) -> np.ndarray:
+    """The pieces of ink `out` of the box that carry on strokes of the ink `inside` it: each
+    starting within REACH_MM of inside ink at the crop's edge (`at_edge`); across the box's
+    edge, not along it (no more of it in the first START_MM out of the box, `start`, than a
+    stroke or two crossing it would leave: FOOT_MM wide); ending within OVER_MM of the box;
+    and no bigger than the inside pieces it starts by (a piece going on further, or bigger,
+    is more likely another box's number reaching into this one)."""
+    count, labels = cv2.connectedComponents(out.astype(np.uint8), connectivity=8)
+    _, pieces = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
+    piece_size = np.bincount(pieces.ravel())
+    own = np.zeros(count, bool)
+    reach = _disc(REACH_MM, px_per_mm)
+    rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    for k in np.unique(labels[out & (cv2.dilate(at_edge.astype(np.uint8), reach) > 0)]):
+        if k == 0 or k in rim:
+            continue
+        mine = labels == k
+        if (mine & start).sum() > FOOT_MM * START_MM * px_per_mm ** 2:
+            continue  # along the box rather than across its edge: the print's residue
+        near = np.unique(pieces[(cv2.dilate(mine.astype(np.uint8), reach) > 0) & at_edge])
+        own[k] = piece_size[near[near > 0]].sum() >= mine.sum()
+    return own[labels]
+
+
+def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.ndarray, cell: Cell,
+            px_per_mm: float, shift: tuple[int, int], floor: float) -> np.ndarray | None:
+    """Where the number in `cell` has more than OVER_SHARE of its ink (against the ink inside)
+    more than OUTLINE_MM out of its box, within OVER_MM of it: the whole number's ink
+    (darkness, over the box grown by OVER_MM; the pen where it crosses the outline, taken away
+    with the print, drawn back); else None. Ink out of the box counts where it carries on the
+    strokes inside (_own_strokes), away from the sheet's print (`around`: printed.print_around)."""
+    box = grown(cell, OVER_MM + BORDER_MM)
+    r0, _, c0, _ = _cell_crop(box, px_per_mm)
+    dark = _darkness(page, raw, printed, box, px_per_mm, shift)
+    ink = _ink(dark, floor) > 0
+    h, w = ink.shape
+    x0, y0, x1, y1 = cell.bounds
+    rows, cols = np.arange(h) + r0, np.arange(w) + c0
+
+    def within(mm: float) -> np.ndarray:
+        """The pixels of the crop at most `mm` out of the box (negative: in from its edges)."""
+        r = (rows >= (y0 - mm) * px_per_mm) & (rows < (y1 + mm) * px_per_mm)
+        c = (cols >= (x0 - mm) * px_per_mm) & (cols < (x1 + mm) * px_per_mm)
+        return r[:, None] & c[None, :]
+
+    inside = ink & within(-BORDER_MM)
+    near_print = cv2.dilate(around[r0:r0 + h, c0:c0 + w], _disc(PRINT_NEAR_MM, px_per_mm)) > 0
+    out = ink & ~within(OUTLINE_MM) & ~near_print
+    if not inside.any() or not out.any():
+        return None
+    away = _own_strokes(inside, out, inside & ~within(-BORDER_MM - OUTLINE_MM),
+                        within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
+    if away.sum() <= OVER_SHARE * inside.sum():
+        return None
+    # the strokes across the border and the outline: ink there near the ink out of the box,
+    # and the gap the print left closed
+    band = within(OUTLINE_MM) & ~within(-BORDER_MM)
+    near_away = cv2.dilate(away.astype(np.uint8), _disc(REACH_MM, px_per_mm)) > 0
+    number = inside | away | (ink & band & near_away)
+    gap = cv2.morphologyEx(number.astype(np.uint8), cv2.MORPH_CLOSE, _disc(OUTLINE_MM, px_per_mm)) > 0
+    number |= gap & band & near_away
+    pen = float(np.median(dark[inside]))
+    return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32)
+
+
+def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
+    """A number that runs over its box's edge, read from the box alone (`inside`) and with
+    its ink out of the box (`whole`): unsure from the box alone, the whole number is read
+    (flagged still in a `coarse` photo: there 1 in 10 such reads was wrong); sure, it stands
+    where the whole number reads the same, and is flagged where not."""
+    if inside.unsure:
+        return replace(whole, unsure=True, why=OVER_WHY.format(whole.value)) if coarse and not whole.unsure else whole
+    if whole.value == inside.value:
+        return inside
+    return replace(inside, unsure=True, why=OVER_WHY.format(whole.value))
