@@ -102,7 +102,8 @@ def test_ink_out_of_the_box_over_other_print_is_left_out():
 
 @pytest.mark.parametrize("rows, columns, crosses", [
     ((30, 50), (0, 3), True), ((30, 50), (77, 80), True), ((0, 3), (30, 50), True), ((77, 80), (30, 50), True),
-    ((30, 50), (1, 4), False),  # up to a pixel from the edge
+    ((30, 50), (1, 4), False), ((30, 50), (76, 79), False),  # up to a pixel from the edge
+    ((1, 4), (30, 50), False), ((76, 79), (30, 50), False),
     ((40, 41), (0, 3), False),  # one pixel on it: a speck
     ((79, 80), (79, 80), False),  # the corner pixel, once
     ((78, 80), (79, 80), True),
@@ -110,7 +111,7 @@ def test_ink_out_of_the_box_over_other_print_is_left_out():
 def test_ink_crossing_the_crop_s_edge_is_two_pixels_on_it(rows, columns, crosses):
     ink = np.zeros((80, 80), np.float32)
     ink[rows[0]:rows[1], columns[0]:columns[1]] = 1.0
-    assert overflow.reaches_crop_edge(ink) is crosses
+    assert overflow.reaches_crop_edge(ink) == crosses
 
 
 SURE_4, SURE_2, UNSURE_1 = CellRead("A", 4, 0.97, False), CellRead("A", 2, 0.95, False), CellRead("A", 1, 0.5, True, "best guess 50% sure")
