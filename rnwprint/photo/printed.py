@@ -75,8 +75,8 @@ def _draw_print(sheet: Sheet, px_per_mm: float, around: float = 0.0) -> np.ndarr
     size = (int(np.ceil(sheet.width * px_per_mm)), int(np.ceil(sheet.height * px_per_mm)))
     image = Image.new("L", size, 255)
     draw = ImageDraw.Draw(image)
-    m = around
-    boxes = [(x0 - m, y0 - m, x1 + m, y1 + m) for x0, y0, x1, y1 in (c.bounds for c in sheet.cells.values())]
+    boxes = [(x0 - around, y0 - around, x1 + around, y1 + around)
+             for x0, y0, x1, y1 in (c.bounds for c in sheet.cells.values())]
     for item in sheet.items:
         x0, y0, x1, y1 = _item_bounds(item)
         if any(x0 < bx1 and x1 > bx0 and y0 < by1 and y1 > by0 for bx0, by0, bx1, by1 in boxes):
