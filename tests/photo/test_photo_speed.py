@@ -66,6 +66,13 @@ def test_a_far_page_whose_markers_the_halved_copy_loses_is_looked_for_as_before(
     assert sorted(markers.detect_markers(near)) == [0, 1, 2, 3] and copies == [4]
 
 
+def opencv_ring_match(window: np.ndarray, template: np.ndarray, inner: int) -> np.ndarray:
+    """OpenCV's own masked match of the template's ring (all but `inner` px in from its edges)."""
+    mask = np.ones_like(template)
+    mask[inner:-inner, inner:-inner] = 0
+    return cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCOEFF_NORMED, mask=mask)
+
+
 def test_a_copy_reduced_by_a_power_of_two_is_halved_step_by_step():
     from rnwprint.photo.markers import _reduced
 
@@ -90,9 +97,7 @@ def test_ring_match_is_opencvs_masked_match():
     window[25:35, 20:40] = 10  # pen inside the box: left out by the mask
     window = np.clip(window + rng.normal(0, 4, window.shape), 0, 255).round().astype(np.uint8)  # a grey page
     inner = 12
-    mask = np.ones_like(template)
-    mask[inner:-inner, inner:-inner] = 0
-    want = cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    want = opencv_ring_match(window, template, inner)
     got = _ring_match(window, template, inner)
     assert got.shape == want.shape == (21, 21)
     assert np.abs(got - want).max() < 1e-3
@@ -137,9 +142,7 @@ def test_ring_match_of_a_big_box_strip_by_strip_is_opencvs_masked_match():
     window = np.clip(window + rng.normal(0, 4, window.shape), 0, 255).round().astype(np.uint8)
     inner = 16
     assert _prepare(template, inner)[3] is not None  # the strips are used
-    mask = np.ones_like(template)
-    mask[inner:-inner, inner:-inner] = 0
-    want = cv2.matchTemplate(window.astype(np.float32), template, cv2.TM_CCOEFF_NORMED, mask=mask)
+    want = opencv_ring_match(window, template, inner)
     got = _ring_match(window, template, inner)
     assert got.shape == want.shape == (25, 25)
     assert np.abs(got - want).max() < 1e-3
