@@ -140,7 +140,7 @@ def test_tower_rate_speaks_spanish(cli):
     assert result.code == 0
     line = result.out.strip()
     assert line.startswith("burj: 13 casillas, 7 filas, regla descendente; 50 partidas: media ")
-    mean = line.split("media ")[1].split(" tiradas")[0]
+    mean = line.split("media ")[1].split(" rondas")[0]
     assert "," in mean and "." not in mean
     assert "percentil 10" in line and "percentil 90" in line and "squares" not in line
 
