@@ -65,9 +65,18 @@ def test_two_game_logs_are_refused_not_the_last_one_taken(cli, sheet_and_log):
 def test_game_names_are_taken_in_any_case_by_roll_and_in_logs(cli, sheet_and_log):
     sheet, log = sheet_and_log
     assert cli("roll", "Rolling-America", "--seed", "7").out == cli("roll", "rolling-america", "--seed", "7").out
+    spelt = cli("roll", "Rolling España", "--seed", "7")  # spaces and ñ, as `sheet` takes the name
+    assert spelt.code == 0 and spelt.out == cli("roll", "rolling-espana", "--seed", "7").out
     log.write_text(log.read_text().replace('game = "rolling-america"', 'game = "ROLLING-AMERICA"'))
     assert 'game = "ROLLING-AMERICA"' in log.read_text()
     assert cli("audit", sheet, "--log", log).code == 0
+
+
+def test_roll_refuses_a_game_without_dice_to_roll(cli):
+    result = cli("roll", "twenty one", "--seed", "7")
+    assert result.code == 2
+    assert one_line(result) == ("rnwprint: GAME: this command is not for 'twenty one'; "
+                                "choose one of: rolling-america, rolling-espana")
 
 
 @pytest.mark.parametrize("command", [("tower", "--builtin", ""), ("tower", "--builtin", "", "--show")])

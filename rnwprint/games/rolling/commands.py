@@ -27,13 +27,13 @@ def roll(game: str, seed: int, lang: str, target: pathlib.Path | None) -> None:
     rnwprint roll rolling-espana --seed 7 -o partida.toml
     rnwprint roll rolling-espana --seed 7 -o - > partida.toml   (the log alone, on stdout)
     """
+    from rnwprint.games import get_game
     from rnwprint.games.rolling.log import format_turns, log_json, log_text, roll_game
-    from rnwprint.games.rolling.rules import load_board
     from rnwprint.locale import t
     from rnwprint.output import is_stdout, write_atomic
 
-    game = game.lower()  # ROLLING-AMERICA as rolling-america, as every command takes a game's name
-    load_board(game)  # checks the game name
+    # "Rolling España" as rolling-espana, as every command takes a game's name
+    game = get_game(game, among=("rolling-america", "rolling-espana")).name
     turns = roll_game(seed)
     if target is not None:  # written first: a failed write prints nothing but the error
         if _format_of(target, None, ("toml", "json"), "toml") == "json":
