@@ -45,7 +45,8 @@ OUTPUT = OutputPath()
 
 
 class InputPath(click.ParamType):
-    """A file or folder to read: never empty (pathlib would take "" for the current folder)."""
+    """A file or folder to read: never empty (pathlib would take "" for the current folder);
+    ./- a file named "-", not standard input (as for OutputPath)."""
 
     name = "path"
 
@@ -54,7 +55,8 @@ class InputPath(click.ParamType):
             return value
         if not value:
             self.fail("empty path: name a file or folder", param, ctx)
-        return pathlib.Path(value)
+        path = pathlib.Path(value)
+        return path.absolute() if str(path) == "-" and value != "-" else path
 
 
 INPUT = InputPath()

@@ -125,6 +125,16 @@ def test_tower_ascii_from_standard_input(cli, monkeypatch):
     assert result.out.splitlines() == ["# stdin: 3 squares, code ATQ", " []", "[][]"]
 
 
+@pytest.mark.parametrize("command", [("tower", "--show"), ("template", "roll-to-the-top")])
+def test_a_drawing_in_a_file_named_dash_is_read_from_the_file(cli, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text(" []\n[][]\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"[]\n")))  # one square: not this
+    result = cli(*command, "--ascii", "./-", "--lang", "en")
+    assert result.code == 0, result.err
+    assert "ATQ" in result.out  # the file's three squares' code
+
+
 def test_tower_picture_of_49_megapixels_with_transparency_is_read_over_white(cli, tmp_path):
     path = tmp_path / "big.png"
     im = Image.new("LA", (7000, 7000), (0, 0))  # transparent black: white once over white
