@@ -22,7 +22,7 @@ from rnwprint.cli_support import (  # noqa: F401
     _write_sheets,
 )
 from rnwprint.cli_template import template
-from rnwprint.core.errors import RnwError
+from rnwprint.core.errors import RnwError, printable
 from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
@@ -295,7 +295,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
                 worst = 2
                 continue
             for note in outcome.notes:  # too coarse, too dark or too bright; a damaged file
-                click.echo(f"rnwprint: {path}: {note}", err=True)
+                click.echo(f"rnwprint: {printable(str(path))}: {note}", err=True)
             typed_in, picture = outputs.get(path, (None, None))
             if folder:  # made with the first file to go in it: no empty folder when none can be read
                 folder.mkdir(parents=True, exist_ok=True)
@@ -305,7 +305,7 @@ def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate
             if as_json:
                 click.echo(outcome.line)
             elif folder:
-                click.echo(f"{path}: {typed_in}, {outcome.unsure} cell(s) UNSURE")
+                click.echo(f"{printable(str(path))}: {printable(str(typed_in))}, {outcome.unsure} cell(s) UNSURE")
             elif not target:
                 click.echo(outcome.text, nl=False)
     sys.exit(worst)
@@ -317,7 +317,7 @@ def _say_unusable(path, outcome, as_json: bool) -> None:
     from rnwprint.batch import Failure
 
     if isinstance(outcome, Failure):
-        line = f"{path}: internal error ({outcome.reason}); please report it"
+        line = f"{printable(str(path))}: internal error ({outcome.reason}); please report it"
     else:
         line = str(outcome)
     say_error(line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from rnwprint.core.errors import printable
 from rnwprint.locale import t
 
 #: a photo that sees the page coarser than this (pixels per millimetre of paper) loses the
@@ -89,7 +90,7 @@ class Report:
         return json_line(self.to_dict())
 
     def to_text(self, lang: str) -> str:
-        lines = [t(lang, "audit.file", game=self.game, variant=self.variant, source=self.source)]
+        lines = [t(lang, "audit.file", game=self.game, variant=self.variant, source=printable(self.source))]
         if self.valid:
             lines.append(t(lang, "audit.valid"))
         else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from rnwprint.core.entries import Entries, toml_value, typed_in
-from rnwprint.core.errors import RnwError
+from rnwprint.core.errors import RnwError, printable
 from rnwprint.photo import coarse_advice, light_advice, too_coarse
 from rnwprint.photo.identity import sheet_for
 from rnwprint.photo.load import load_photo, load_photo_noting_damage
@@ -329,7 +329,7 @@ def typed_in_text(result: PhotoRead) -> str:
     ident = result.identity
     lang = ident.lang
     comments = [
-        t(lang, "read.header", source=result.source, game=ident.game, variant=ident.variant, language=ident.lang,
+        t(lang, "read.header", source=printable(result.source), game=ident.game, variant=ident.variant, language=ident.lang,
           page=ident.page),
         t(lang, "read.unsure", count=len(result.unsure)),
         *(t(lang, "read.note", note=note) for note in (result.advice(lang), result.damage_note(lang)) if note),

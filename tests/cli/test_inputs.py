@@ -89,3 +89,17 @@ def test_a_dash_for_a_file_says_standard_input_is_not_read(cli, tmp_path, monkey
     assert result.code == 2
     assert result.err == ("rnwprint: -: no file of that name; standard input is not read here: give the file's name "
                           "(./- for a file named -)\n")
+
+
+def test_a_photo_named_with_a_newline_reads_into_a_file_audit_takes(cli, tmp_path, photo):
+    path = tmp_path / "p\nq.jpg"
+    path.write_bytes(photo)
+    typed_in = tmp_path / "out.toml"
+    assert cli("read", path, "-o", typed_in).code == 0
+    assert "/p\\nq.jpg (twenty-one A" in typed_in.read_text(encoding="utf-8")  # escaped in its comment
+    audited = cli("audit", typed_in)
+    assert audited.code in (0, 1), audited.err
+    into = cli("read", path, "--into", tmp_path / "reads")
+    assert into.code == 0 and into.out.count("\n") == 1 and into.out.startswith(f"{tmp_path}/p\\nq.jpg: ")
+    report = cli("audit", path)
+    assert "p\\nq.jpg" in report.out.splitlines()[0]
