@@ -206,6 +206,17 @@ def _damaged_kind(data: bytes) -> str | None:
     return kind if kind in ("GIF", "WebP", "TIFF") else None
 
 
+def _png_complete(data: bytes) -> bool:
+    """Whether the PNG's chunks, walked by their lengths, reach its end chunk (IEND): data
+    appended after it (as some apps do) leaves it far from the file's end."""
+    pos = 8
+    while pos + 8 <= len(data):
+        if data[pos + 4:pos + 8] == b"IEND":
+            return True
+        pos += 12 + int.from_bytes(data[pos:pos + 4], "big")
+    return False
+
+
 def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bool = False) -> tuple[np.ndarray, str]:
     """`load_photo_noting_damage` for bytes already in memory."""
     import cv2
@@ -234,7 +245,7 @@ def decode_photo_noting_damage(data: bytes, where: str | None = None, colour: bo
     ends = kind == "JPEG" and data.endswith(b"\xff\xd9")
     if kind == "JPEG" and not ends and not _jpeg_complete(data):
         raise RnwError(TRUNCATED_JPEG, where)
-    if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0:
+    if kind == "PNG" and data.rfind(b"IEND", max(0, len(data) - 4096)) < 0 and not _png_complete(data):
         raise RnwError("truncated PNG file (no end chunk): copy the image again", where)
     flags = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
     image, said = _quiet(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))

@@ -105,7 +105,13 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock = _Clock()
     image, damage = load_photo_noting_damage(path)
     clock.stage("decode")
-    image, fix, mirrored = _locate(image, where)
+    try:
+        image, fix, mirrored = _locate(image, where)
+    except RnwError as e:
+        if damage:  # the decoder's garbage may be what hides the page: the file is what to mend first
+            raise RnwError(f"the photo file is damaged ({damage}): copy it again from the phone; {e.message}",
+                           e.where) from None
+        raise
     sheet = sheet_for(fix.identity, where)
     if not sheet.cells:
         raise RnwError(f"a {fix.identity.game} {fix.identity.variant} sheet has no places to fill: nothing to read "

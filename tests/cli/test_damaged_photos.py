@@ -87,3 +87,26 @@ def test_audit_of_a_damaged_jpeg_says_so_in_the_report(tmp_path, photo, capfd):
     assert len(report["unsure_cells"]) == 30
     main(["audit", "--lang", "es", str(path)])
     assert "El archivo de la foto está dañado (Corrupt JPEG data" in capfd.readouterr().out
+
+
+def test_a_jpeg_damaged_where_the_page_lies_is_refused_as_damaged(tmp_path, photo, capfd):
+    data = bytearray(photo)
+    for i in range(len(data) // 50, len(data) // 50 + 400):  # early: the rows below turn to garbage
+        if data[i] not in (0x00, 0xFF) and data[i] ^ 0x21 != 0xFF:
+            data[i] ^= 0x21
+    path = tmp_path / "early.jpg"
+    path.write_bytes(bytes(data))
+    assert main(["read", str(path)]) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"rnwprint: {path}: the photo file is damaged (Corrupt JPEG data")
+    assert "copy it again from the phone; " in err  # and then why the page was not found
+
+
+def test_a_png_with_bytes_after_its_end_chunk_is_read(tmp_path, photo, capfd):
+    grey = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_GRAYSCALE)
+    png = cv2.imencode(".png", grey)[1].tobytes()
+    path = tmp_path / "appended.png"
+    path.write_bytes(png + np.random.default_rng(0).integers(0, 256, 10_000, np.uint8).tobytes())
+    assert main(["read", "--json", str(path)]) == 0
+    assert json.loads(capfd.readouterr().out)["cells"]["R1C1"] == 4
