@@ -331,6 +331,8 @@ def parse_mark(value: object, allow_guarded: bool) -> Mark | None:
     if isinstance(value, float):
         if math.isinf(value):
             raise ValueError("a number too large to be a whole number")
+        if value.is_integer():  # 1e22: whole, but no sheet holds it
+            raise ValueError(f"{shown(value)} is too large: no box holds a number that big")
         raise ValueError(f"{shown(value)} is not a whole number")
     if isinstance(value, (list, dict)):
         raise ValueError(f"{shown(value)} is not a single value")

@@ -24,8 +24,9 @@ def test_tower_drawing_saved_with_a_byte_order_mark(cli, tmp_path):
     assert result.out.splitlines()[1:] == [" []", "[][]"]
 
 
-@pytest.mark.parametrize("width, height, colour_type, megapixels", [(30000, 30000, 0, 900),
-                                                                    (13300, 13300, 6, 177)])
+@pytest.mark.parametrize("width, height, colour_type, megapixels", [(30000, 30000, 0, "900"),
+                                                                    (13300, 13300, 6, "176.9"),
+                                                                    (7100, 7100, 0, "50.5")])  # not "50": over 50
 def test_tower_picture_too_large_is_refused_before_decoding(cli, tmp_path, width, height, colour_type, megapixels):
     path = tmp_path / "bomb.png"
     path.write_bytes(png_header(width, height, colour_type))

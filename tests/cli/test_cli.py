@@ -92,6 +92,7 @@ def test_audit_json_and_exit_codes(cli, write):
     ('game = "twenty-one"\n[cells]\nR1C1 = true\n', 'cells.R1C1: true is not a whole number or "X"'),
     ('game = "twenty-one"\n[cells]\nR1C1 = 1979-05-27\n', 'cells.R1C1: 1979-05-27 is not a whole number or "X"'),
     ('game = "twenty-one"\n[cells]\nR1C1 = inf\n', "cells.R1C1: a number too large to be a whole number"),
+    ('game = "twenty-one"\n[cells]\nR1C1 = 1e22\n', "cells.R1C1: 1e+22 is too large: no box holds a number that big"),
     ('game = "twenty-one"\n[cells]\nR1C1 = "\u0666"\n', "cells.R1C1: '\u0666' is not a whole number or \"X\""),
     ('game = "twenty-one"\n[cells]\nR1C1 = "\uff16"\n', "cells.R1C1: '\uff16' is not a whole number or \"X\""),
     ('game = "rolling-america"\n[counters]\nrounds = "-1"\n', "counters.rounds: '-1' is not a whole number >= 0"),

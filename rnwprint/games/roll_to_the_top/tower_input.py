@@ -14,6 +14,7 @@ lines starting with ``#`` are comments; blank lines before and after the tower a
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from rnwprint.core.inputs import cannot_read, open_input
@@ -124,7 +125,7 @@ def from_picture(path, columns: int, threshold: int = 128) -> Tower:
         raise TowerError(f"picture too small: {size[0]} x {size[1]} px; draw the tower's shape at least "
                          f"{MIN_PICTURE_SIDE} px each way", where)
     if size[0] * size[1] > MAX_PIXELS:
-        raise TowerError(f"picture too large: {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:,.0f} MP "
+        raise TowerError(f"picture too large: {size[0]}x{size[1]} = {math.ceil(size[0] * size[1] / 1e5) / 10:g} MP "
                          f"(at most {MAX_PIXELS / 1e6:.0f} MP); refused before decoding", where)
     try:
         with warnings.catch_warnings():
