@@ -48,4 +48,7 @@ def build(variant: str, lang: str, page: str) -> Sheet:
     identity = Identity(NAME, variant, lang, page, LAYOUT_VERSION)
     if variant == "notes":
         return sheets.build_notes(identity)
-    return sheets.build_map(identity, geometry.layout(seed_of(variant)))
+    seed = seed_of(variant)
+    if seed is None and variant != "map":  # (a QR code's variant is not checked before)
+        raise ValueError(f"unknown variant {variant!r}; known: map, map-SEED (SEED 0-999,999,999), notes")
+    return sheets.build_map(identity, geometry.layout(seed))

@@ -159,3 +159,13 @@ def test_seed_with_a_sheet_it_cannot_shuffle_is_refused_not_ignored(cli, tmp_pat
     assert not out.exists()
     assert cli("sheet", "catan", "--variant", "map", "--seed", "6", "-o", out).code == 0  # the map it shuffles
     assert "catan map-6 · v1" in PdfReader(out).pages[0].extract_text()
+
+
+@pytest.mark.parametrize("variant", ["map-999999999999", "map-x", "mapa"])
+def test_a_qr_code_naming_no_catan_map_is_refused_not_read_as_the_classic_map(variant):
+    from rnwprint.core.errors import RnwError
+    from rnwprint.games.catan import LAYOUT_VERSION
+    from rnwprint.photo.identity import sheet_for
+
+    with pytest.raises(RnwError, match=f"cannot rebuild the catan sheet '{variant}': unknown variant"):
+        sheet_for(Identity("catan", variant, "es", "a4", LAYOUT_VERSION), "photo.jpg")
