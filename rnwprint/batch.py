@@ -19,6 +19,9 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+JOBS_PER_CORE = 4
+
+
 class Failure:
     """An unexpected error in one file, as text (not every exception survives pickling)."""
 
@@ -84,8 +87,14 @@ class Ordered:
     def __len__(self) -> int:
         return len(self.items)
 
+    def workers(self) -> int:
+        """How many processes read at once: as asked, but no more than the items nor
+        JOBS_PER_CORE a core (each loads OpenCV and the networks: --jobs 1000 would fill the
+        memory, not finish sooner)."""
+        return min(self.jobs, len(self.items), JOBS_PER_CORE * cores())
+
     def __iter__(self):
-        jobs = min(self.jobs, len(self.items))
+        jobs = self.workers()
         if jobs <= 1:
             for item in self.items:
                 yield item, _call((self.func, item))

@@ -336,6 +336,8 @@ def _outputs_into(folder: pathlib.Path, photos) -> dict:
     outputs, named = {}, {}
     for photo in photos:
         stem = photo.stem or photo.name
+        if photo in outputs:
+            raise RnwError(f"{photo} given twice: --into writes each photo's files once", str(folder))
         if stem in named and named[stem] != photo:
             raise RnwError(f"{named[stem]} and {photo} would both be written as {stem}.toml: "
                            "rename one, or read them apart", str(folder))

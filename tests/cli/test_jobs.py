@@ -88,6 +88,12 @@ def test_into_refuses_two_photos_of_one_name_before_reading(cli, photos, tmp_pat
     assert f"{photos[0]} and {other} would both be written as z.toml" in result.err
 
 
+def test_into_refuses_one_photo_given_twice_before_reading(cli, photos, tmp_path):
+    result = cli("read", "--into", tmp_path / "out", photos[1], photos[0], photos[1])
+    assert result.code == 2 and not (tmp_path / "out").exists()
+    assert result.err == f"rnwprint: {tmp_path / 'out'}: {photos[1]} given twice: --into writes each photo's files once\n"
+
+
 def test_into_never_writes_over_a_photo_it_reads(cli, photos, tmp_path):
     photo = tmp_path / "z.png"  # its picture would be z.png in its own folder
     photo.write_bytes(photos[0].read_bytes())
@@ -270,3 +276,9 @@ def test_killing_a_big_tower_batch_ends_its_workers_too(tmp_path):
         time.sleep(0.2)
     assert not any(_running(k) for k in kids)
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("asked, items, cores, workers", [(1000, 100, 2, 8), (3, 100, 2, 3), (8, 5, 2, 5), (9, 100, 2, 8)])
+def test_workers_are_as_asked_but_no_more_than_the_photos_nor_four_a_core(monkeypatch, asked, items, cores, workers):
+    monkeypatch.setattr(batch, "cores", lambda: cores)
+    assert batch.Ordered(str, range(items), asked).workers() == workers
