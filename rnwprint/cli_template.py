@@ -45,7 +45,8 @@ def template(game: str, variant: str | None, lang: str, code, ascii_file, pictur
 
     g = get_game(game)
     if variant is not None and variant.lower() == "all":
-        raise RnwError(f"a template is the file of one sheet: name one of {', '.join(g.variants)}", "--variant all")
+        fillable = [v for v in g.variants if any(c.kind != "tick" for c in g.build(v, lang, "a4").cells.values())]
+        raise RnwError(f"a template is the file of one sheet: name one of {', '.join(fillable)}", "--variant all")
     given = template_tower(g.name, variant, code, ascii_file, picture, columns, random_tower, seed)
     if given is not None:
         from rnwprint.games.roll_to_the_top.game import custom_variant_name

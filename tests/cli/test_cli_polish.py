@@ -187,6 +187,8 @@ def test_template_variant_all_is_refused_and_all_is_not_offered(cli):
                                   "name one of A, B, C, D, E, F")
     unknown = cli("template", "twenty-one", "--variant", "Z")
     assert unknown.code == 2 and unknown.err.strip().endswith("choose one of: A, B, C, D, E, F")
+    catan = cli("template", "catan", "--variant", "all")  # its notes sheet has nothing to type in
+    assert catan.err.strip() == "rnwprint: --variant all: a template is the file of one sheet: name one of map"
 
 
 def test_sheet_still_offers_all(cli, tmp_path):
