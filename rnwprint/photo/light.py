@@ -55,6 +55,14 @@ COVERED, OUTLINE_PAD_MM = 0.5, 0.4
 #: 0.22 from 3.5; the numbers fingertips hid silently (bench_finger's seeds 100-123, and
 #: 200-239 of another draw): matched 0.30-0.65, 0.45-0.91 of the outline hidden.
 WEAK_MATCH, COVERED_FOUND, FINGER_SHARP = 0.7, 0.4, 3.25
+#: A blurred photo (a shaken hand at 3-6 px/mm) hides the outlines of many boxes, a finger
+#: those of a few: where more than COVERED_FEW of a sheet's boxes seem covered, a box is
+#: covered only if its outline is hidden by more than COVERED_ABOVE over the page's typical box:
+#: the median of the boxes not judged covered, or of all where those are under COVERED_CLEAR of
+#: them. A stranger's 380 photos, blurred by 0.4-1.4 px: 29 had boxes judged covered (up to 49
+#: of 52), none had a finger; bench_finger.py's fingertips: every catch kept (BENCHMARKS.md,
+#: "A finger over the page")
+COVERED_FEW, COVERED_ABOVE, COVERED_CLEAR = 0.1, 0.2, 0.3
 
 
 LIGHT_WHY = {"dark": "the photo is too dark here to tell what is written from the paper",

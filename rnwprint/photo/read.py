@@ -26,7 +26,7 @@ from rnwprint.photo.ink import (  # noqa: F401
     _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
-    COVERED, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
+    COVERED, COVERED_ABOVE, COVERED_CLEAR, COVERED_FEW, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
     _outline_hidden)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
@@ -124,17 +124,24 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
     raw, printed = _printed(sheet, px_per_mm)
     grey = _PRINTED[(sheet.identity.encode(), px_per_mm)][2]
     registration = Registration(page, raw, px_per_mm)
+    hidden = {}  # cell id -> light._outline_hidden, worked out where asked
+
+    def hidden_of(cell: Cell, shift: tuple[int, int]) -> float:
+        if cell.id not in hidden:
+            hidden[cell.id] = _outline_hidden(page, raw, grey, cell, px_per_mm, shift)
+        return hidden[cell.id]
+
     seen = []
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
-        if not light and _covered(cell, registration.match[cell.id], photo_px_per_mm,
-                                  lambda: _outline_hidden(page, raw, grey, cell, px_per_mm, shift)):
+        if not light and _covered(cell, registration.match[cell.id], photo_px_per_mm, lambda: hidden_of(cell, shift)):
             light = "covered"
         dark = _darkness(page, raw, printed, cell, px_per_mm, shift)
         if gain != 1.0:
             dark *= gain
         seen.append((cell, shift, light, dark, _grain(dark)))
+    seen = _blur_not_covered(seen, hidden_of)
     # a cell's own grain, within GRAIN_SPREAD times the median cell's either way (a number and
     # its guard circle in a coarse photo can cover three quarters of a cell; a cell's print,
     # taken away, leaves no darkness at all)
@@ -194,6 +201,22 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
+
+
+def _blur_not_covered(seen: list, hidden_of) -> list:
+    """`seen` (cell, shift, light, ...), no longer "covered" where many boxes seem covered but
+    this one's outline is hidden little more than the page's typical box's (see
+    light.COVERED_FEW): a finger covers a few boxes, a blurred photo hides every outline."""
+    covered = [light == "covered" for _, _, light, *_ in seen]
+    if sum(covered) <= COVERED_FEW * len(seen):
+        return seen
+    # the typical box: a clear one (a finger may cover most of a small tower), any where few are
+    clear = [s[:2] for s, c in zip(seen, covered) if not c]
+    if len(clear) < COVERED_CLEAR * len(seen):
+        clear = [s[:2] for s in seen]
+    typical = float(np.median([hidden_of(cell, shift) for cell, shift in clear]))
+    return [(cell, shift, "" if light == "covered" and hidden_of(cell, shift) <= typical + COVERED_ABOVE else light,
+             *rest) for cell, shift, light, *rest in seen]
 
 
 def _pen(ink: np.ndarray) -> float:

@@ -214,3 +214,47 @@ def test_a_folded_sheet_reads_its_numbers_and_flags_the_crease_in_empty_boxes(tm
     creased = [cid for cid in ("R1C4", "R2C4", "R4C4", "R5C4") if cid not in marks]
     assert creased and all(reads[cid].unsure for cid in creased)
     assert all(read.value == marks.get(cid) or read.unsure for cid, read in reads.items())
+
+
+def _seen(hidden: list[float], covered: int):
+    """(cell, shift, light, ...) as read.separate keeps them: the first `covered` boxes judged
+    covered; and each box's outline hidden as given."""
+    from types import SimpleNamespace
+
+    seen = [(SimpleNamespace(id=f"C{i}"), (0, 0), "covered" if i < covered else "", None, 0.0)
+            for i in range(len(hidden))]
+    return seen, lambda cell, shift: hidden[int(cell.id[1:])]
+
+
+@pytest.mark.parametrize("hidden, covered, still", [
+    ([0.45] * 3 + [0.3] * 27, 3, 3),  # a tenth of the boxes: a finger, however little hidden
+    ([0.51, 0.49, 0.6, 0.45, 0.5] + [0.3] * 25, 5, 2),  # more: covered only past 0.2 over the clear boxes' median
+    ([0.9] * 21 + [0.4] * 9, 21, 21),  # clear boxes 0.3 of them: theirs is the median
+    ([0.9] * 22 + [0.4] * 8, 22, 0),  # fewer: the median of all, a blurred page
+])
+def test_a_blurred_page_is_not_a_finger_over_every_box(hidden, covered, still):
+    from rnwprint.photo.read import _blur_not_covered
+
+    seen, hidden_of = _seen(hidden, covered)
+    after = _blur_not_covered(seen, hidden_of)
+    assert sum(light == "covered" for _, _, light, *_ in after) == still
+    assert all(a[0] is s[0] and a[3:] == s[3:] for a, s in zip(after, seen))
+
+
+@pytest.mark.parametrize("game", ["twenty-one", "rolling-espana"])
+def test_a_photo_blurred_all_over_flags_no_box_as_covered(game, tmp_path):
+    """A stranger's photos, blurred by a shaken hand at 3-4 px/mm: every box's outline faded
+    past half its contrast, each box was taken for one under a finger (30 of 30, 51 of 69)."""
+    import cv2
+
+    g = GAMES[game]
+    sheet = g.build(g.default_variant, "es", "letter")
+    marks = {cid: v for cid, v in synth.random_marks(sheet, 4).items() if not hasattr(v, "value")}
+    photo = cv2.imdecode(np.frombuffer(synth.make_photo(sheet, marks, seed=4, megapixels=4.0), np.uint8),
+                         cv2.IMREAD_COLOR)
+    path = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(path), cv2.GaussianBlur(photo, (0, 0), 1.2), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    result = read_photo(path)
+    assert not [cid for cid, r in result.reads.items() if r.light == "covered"]
+    numbers = [cid for cid, c in sheet.cells.items() if c.kind == "number"]
+    assert sum(result.reads[cid].value == marks.get(cid) for cid in numbers) >= 0.95 * len(numbers)
