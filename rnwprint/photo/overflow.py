@@ -26,6 +26,11 @@ START_MM, FOOT_MM = 0.6, 2.0
 #: a number with this much of its ink out of the box (against the ink inside) runs over the edge
 OVER_SHARE = 0.1
 OVER_WHY = "the number runs over the box's edge; read with its ink out of the box, it is {}"
+#: ink reaching into the box from beyond it (going on past OVER_MM, or bigger out of the box than
+#: in it) joined to less than this share of the ink inside: the next box's number bulging over
+#: the edge, its tail here read as a digit (an 8's loop in a tower square beside a 5: 15)
+INTRUDING_SHARE = 0.35
+INTRUDING_WHY = "ink reaches into the box from beyond its edge (the next box's number?); without it, the number reads {}"
 
 
 def grown(cell: Cell, mm: float) -> Cell:
@@ -46,37 +51,44 @@ def _disc(mm: float, px_per_mm: float) -> np.ndarray:
 
 
 def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start: np.ndarray,
-                 px_per_mm: float) -> np.ndarray:
+                 px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """The pieces of ink `out` of the box that carry on strokes of the ink `inside` it: each
     starting within REACH_MM of inside ink at the crop's edge (`at_edge`); across the box's
     edge, not along it (no more of it in the first START_MM out of the box, `start`, than a
     stroke or two crossing it would leave: FOOT_MM wide); ending within OVER_MM of the box;
     and no bigger than the inside pieces it starts by (a piece going on further, or bigger,
-    is more likely another box's number reaching into this one)."""
+    is more likely another box's number reaching into this one); and the pieces inside that such
+    a piece joins, where they are less than INTRUDING_SHARE of the ink inside (its tail)."""
     count, labels = cv2.connectedComponents(out.astype(np.uint8), connectivity=8)
     _, pieces = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
     piece_size = np.bincount(pieces.ravel())
     own = np.zeros(count, bool)
+    tails = []
     reach = _disc(REACH_MM, px_per_mm)
     rim = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
     for k in np.unique(labels[out & (cv2.dilate(at_edge.astype(np.uint8), reach) > 0)]):
-        if k == 0 or k in rim:
+        if k == 0:
             continue
         mine = labels == k
         if (mine & start).sum() > FOOT_MM * START_MM * px_per_mm ** 2:
             continue  # along the box rather than across its edge: the print's residue
         near = np.unique(pieces[(cv2.dilate(mine.astype(np.uint8), reach) > 0) & at_edge])
-        own[k] = piece_size[near[near > 0]].sum() >= mine.sum()
-    return own[labels]
+        joined = piece_size[near[near > 0]].sum()
+        own[k] = k not in rim and joined >= mine.sum()
+        if not own[k] and joined < INTRUDING_SHARE * piece_size[1:].sum():
+            tails += list(near[near > 0])
+    return own[labels], np.isin(pieces, tails) & inside
 
 
 def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.ndarray, cell: Cell,
-            px_per_mm: float, shift: tuple[int, int], floor: float) -> np.ndarray | None:
+            px_per_mm: float, shift: tuple[int, int], floor: float) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Where the number in `cell` has more than OVER_SHARE of its ink (against the ink inside)
     more than OUTLINE_MM out of its box, within OVER_MM of it: the whole number's ink
     (darkness, over the box grown by OVER_MM; the pen where it crosses the outline, taken away
     with the print, drawn back); else None. Ink out of the box counts where it carries on the
-    strokes inside (_own_strokes), away from the sheet's print (`around`: printed.print_around)."""
+    strokes inside (_own_strokes), away from the sheet's print (`around`: printed.print_around).
+    With it, where another box's number reaches into the cell's crop (see INTRUDING_SHARE): a
+    boolean mask of the crop, or None."""
     box = grown(cell, OVER_MM + BORDER_MM)
     r0, _, c0, _ = _cell_crop(box, px_per_mm)
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
@@ -95,11 +107,13 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     near_print = cv2.dilate(around[r0:r0 + h, c0:c0 + w], _disc(PRINT_NEAR_MM, px_per_mm)) > 0
     out = ink & ~within(OUTLINE_MM) & ~near_print
     if not inside.any() or not out.any():
-        return None
-    away = _own_strokes(inside, out, inside & ~within(-BORDER_MM - OUTLINE_MM),
-                        within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
+        return None, None
+    away, tails = _own_strokes(inside, out, inside & ~within(-BORDER_MM - OUTLINE_MM),
+                                   within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
+    a0, a1, b0, b1 = _cell_crop(cell, px_per_mm)  # the cell's own crop, within this one
+    tails = tails[a0 - r0:a1 - r0, b0 - c0:b1 - c0] if tails.any() else None
     if away.sum() <= OVER_SHARE * inside.sum():
-        return None
+        return None, tails
     # the strokes across the border and the outline: ink there near the ink out of the box,
     # and the gap the print left closed
     band = within(OUTLINE_MM) & ~within(-BORDER_MM)
@@ -108,7 +122,7 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     gap = cv2.morphologyEx(number.astype(np.uint8), cv2.MORPH_CLOSE, _disc(OUTLINE_MM, px_per_mm)) > 0
     number |= gap & band & near_away
     pen = float(np.median(dark[inside]))
-    return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32)
+    return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32), tails
 
 
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
@@ -121,3 +135,11 @@ def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
     if whole.value == inside.value:
         return inside
     return replace(inside, unsure=True, why=OVER_WHY.format(whole.value))
+
+
+def untouched(read: CellRead, alone: CellRead) -> CellRead:
+    """A cell another box's number reaches into, read with that ink (`read`) and without it
+    (`alone`): flagged where the two differ, naming the other."""
+    if alone.value == read.value:
+        return read
+    return replace(read, unsure=True, why=INTRUDING_WHY.format(alone.value))

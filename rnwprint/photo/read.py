@@ -107,6 +107,9 @@ class Written:
     #: the crops (and `apart`) of the number with its ink out of the box, where it runs over
     #: the box's edge (overflow.outside); else None
     overflowing: tuple[list, bool] | None = None
+    #: the crops (and `apart`) without the ink another box's number reaches into the cell with
+    #: (overflow.INTRUDING_SHARE); else None
+    untouched: tuple[list, bool] | None = None
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -191,13 +194,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
                 light = _after_circle(light, ringed, why, grainy)
-            beyond = None
+            beyond = tails = None
             if not circled and not why and overflow.reaches_crop_edge(ink):
-                beyond = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell, px_per_mm,
-                                          shift, floor)
+                beyond, tails = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell,
+                                                 px_per_mm, shift, floor)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
-                                   None if beyond is None else _split_digits(beyond, cell)))
+                                   None if beyond is None else _split_digits(beyond, cell),
+                                   None if tails is None else _split_digits(np.where(tails, 0, ink), cell)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
@@ -268,6 +272,11 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
                           for i in over])
     for i, read in zip(over, with_out):
         mine[i] = overflow.judged(mine[i], read, photo_px_per_mm < COARSE_BELOW)
+    touched = [i for i, w in enumerate(written) if w.untouched]
+    alone = _read_all([replace(written[i], crops=written[i].untouched[0], apart=written[i].untouched[1])
+                       for i in touched])
+    for i, read in zip(touched, alone):
+        mine[i] = overflow.untouched(mine[i], read)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads

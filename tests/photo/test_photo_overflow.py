@@ -40,7 +40,7 @@ def page_with(*strokes, print_too=()) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 def whole_number(*strokes, print_too=()) -> np.ndarray | None:
     page, raw, printed, around = page_with(*strokes, print_too=print_too)
-    return overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)
+    return overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)[0]
 
 
 def test_a_stroke_run_out_through_the_bottom_is_followed_out():
@@ -80,6 +80,32 @@ def test_another_box_s_number_reaching_into_this_one_is_left_out():
     one) is no part of this box's number, though what it joins inside is bigger."""
     assert whole_number([(15.0, 12.0), (15.0, 25.0)]) is None
     assert whole_number([(15.0, 12.0), (15.0, 21.6)]) is not None  # ending within OVER_MM: followed
+
+
+def tails_of(*strokes) -> np.ndarray | None:
+    page, raw, printed, around = page_with(*strokes)
+    return overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)[1]
+
+
+def test_the_tail_of_another_box_s_number_reaching_in_is_told():
+    """A 5-like number in the box and, on its right, the loop of the next box's 8 bulging 1.5
+    mm in over the edge (it goes on 3 mm beyond): that piece inside is the 8's tail, marked in
+    the cell's own crop (the box less BORDER_MM each side: pixels 86-153); the 5 is not."""
+    five = [(13.0, 12.0), (13.0, 15.0), (16.0, 15.0), (16.0, 18.0), (12.5, 18.0)]
+    loop = [(23.0, 13.0), (18.5, 14.5), (23.0, 16.0)]
+    tails = tails_of(five, loop)
+    assert tails is not None and tails.shape == (68, 68)
+    cols = np.flatnonzero(tails.any(axis=0))
+    assert 60 <= cols.min() <= 63 and cols.max() == 67  # from the loop's tip (18.5 mm) to the crop's edge
+    assert not tails[:, :50].any()  # nothing of the 5
+    assert tails_of(five) is None  # a number alone has no tail
+    assert tails_of(five, [(23.0, 13.0), (19.6, 14.5), (23.0, 16.0)]) is None  # reaching only the border
+
+
+def test_a_tail_half_the_ink_inside_is_this_box_s_own():
+    """A stroke from beyond the box joined to as much ink inside as the box's whole number is
+    the number's own long stroke (a 7's tail run far out), not another's: no tail."""
+    assert tails_of([(13.0, 12.0), (17.0, 12.0), (15.0, 25.0)]) is None
 
 
 def test_a_stroke_bigger_out_of_the_box_than_in_it_is_another_box_s():
@@ -155,6 +181,16 @@ def test_map_photos_of_numbers_written_over_their_boxes_read_more_right_and_fewe
     path = tmp_path / "over.jpg"
     path.write_bytes(synth.make_photo(sheet, marks, seed, 12.0, fill=0.85, tilt=10.0))
     right, silent = counts(sheet, marks, read_photo(path).reads)
-    monkeypatch.setattr(overflow, "outside", lambda *args: None)
+    monkeypatch.setattr(overflow, "outside", lambda *args: (None, False))
     right_in_the_box, silent_in_the_box = counts(sheet, marks, read_photo(path).reads)
     assert right >= right_in_the_box + 3 and silent < silent_in_the_box, (right, silent, right_in_the_box, silent_in_the_box)
+
+
+@pytest.mark.parametrize("alone, flagged", [(15, False), (5, True)])
+def test_a_number_another_reaches_into_is_flagged_where_it_reads_otherwise_without_it(alone, flagged):
+    read = CellRead("G3", 15, 0.95, False)
+    judged = overflow.untouched(read, CellRead("G3", alone, 0.9, False))
+    assert judged.value == 15 and judged.unsure is flagged
+    assert judged.why == ("ink reaches into the box from beyond its edge (the next box's number?); without it, "
+                          "the number reads 5" if flagged else "")
+
