@@ -201,7 +201,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
                                    None if beyond is None else _split_digits(beyond, cell),
-                                   None if tails is None else _split_digits(np.where(tails, 0, ink), cell)))
+                                   None if tails is None or tails.shape != ink.shape
+                                   else _split_digits(np.where(tails, 0, ink), cell)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
