@@ -13,6 +13,7 @@ from rnwprint.cli_support import (  # noqa: F401
     PAGES,
     SEED,
     OutputPath,
+    WholeRange,
     _Closed,
     _format_of,
     _idle,
@@ -116,7 +117,7 @@ def games() -> None:
 @click.option("--variant", default=None,
               help="A variant of the game (rnwprint games lists them), or 'all' for every one; default: the first.")
 @_printing_options
-@click.option("--copies", type=click.IntRange(1, 100), default=1, show_default=True,
+@click.option("--copies", type=WholeRange(1, 100), default=1, show_default=True,
               help="Pages of each variant, in one PDF.")
 @click.option("-o", "--output", "target", type=OUTPUT, default=None,
               help="Output file, - for standard output (default: output/GAME_VARIANT_LANG_PAGE.FORMAT).")
@@ -147,7 +148,7 @@ def sheet(game: str, variant: str | None, lang: str, page: str, fmt: str, copies
               help="Language of the report [default: the sheet's own language, else es].")
 @click.option("--log", "logs", type=INPUT, multiple=True,
               help="A game log (TOML/JSON) to replay against the sheet (one sheet file only).")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
+@click.option("--jobs", type=WholeRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
 @click.option("--annotate", type=OUTPUT, default=None,
               help="Write each sheet as audited, its violations drawn in red (PNG: one file; PDF: a page per sheet).")
@@ -245,7 +246,7 @@ def _annotated(report):
               help="Write each photo's typed-in file and annotated picture into this folder "
                    "(NAME.toml, NAME.png), for any number of photos.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON Lines: one object per photo, one line each.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None,
+@click.option("--jobs", type=WholeRange(min=1), default=None,
               help="Photos read at once, each in a process of its own; default: the cores.")
 def read(photos: tuple[pathlib.Path, ...], target: pathlib.Path | None, annotate: pathlib.Path | None,
          folder: pathlib.Path | None, as_json: bool, jobs: int | None) -> None:

@@ -8,6 +8,7 @@ import errno
 import io
 import os
 import pathlib
+import re
 import sys
 
 import click
@@ -18,7 +19,17 @@ from rnwprint.locale import LANGUAGES
 from rnwprint.render import FORMATS
 
 PAGES = tuple(PAGE_SIZES)
-SEED = click.IntRange(0, 999_999_999)  # a seed is part of a file name: keep it short
+class WholeRange(click.IntRange):
+    """A whole number in a range, written in ASCII digits as a typed-in file's are (int() would
+    also take "٧", "３" and "1_000")."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+            self.fail(f"{value!r} is not a whole number (digits 0-9)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+SEED = WholeRange(0, 999_999_999)  # a seed is part of a file name: keep it short
 
 
 class OutputPath(click.ParamType):

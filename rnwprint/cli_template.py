@@ -6,7 +6,7 @@ import pathlib
 
 import click
 
-from rnwprint.cli_support import INPUT, SEED
+from rnwprint.cli_support import INPUT, SEED, WholeRange
 from rnwprint.core.errors import RnwError
 from rnwprint.locale import LANGUAGES
 
@@ -21,7 +21,7 @@ from rnwprint.locale import LANGUAGES
               help="roll-to-the-top: a tower drawn as text, as for rnwprint tower ('-': stdin).")
 @click.option("--picture", type=INPUT, default=None,
               help="roll-to-the-top: a picture's tower, as for rnwprint tower (with --columns).")
-@click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
+@click.option("--columns", type=WholeRange(1, 100), default=8, show_default=True,
               help="Squares across the picture's shape (--picture).")
 @click.option("--random", "random_tower", is_flag=True,
               help="roll-to-the-top: the first random tower of --seed, as rnwprint tower --random prints it.")

@@ -154,3 +154,14 @@ def test_a_pattern_that_matches_nothing_is_said_to_be_one(cli, tmp_path, args):
     assert result.err == f"rnwprint: {pattern}: no file matches this pattern\n"
     missing = cli("tower", "--picture", tmp_path / "tower.png", "--show")
     assert missing.err == f"rnwprint: {tmp_path / 'tower.png'}: cannot read file: No such file or directory\n"
+
+
+@pytest.mark.parametrize("args, shown", [
+    (("roll", "rolling-america", "--seed", "\u0667"), "'--seed': '\u0667'"),  # an Arabic-Indic 7
+    (("roll", "rolling-america", "--seed", "1_0"), "'--seed': '1_0'"),
+    (("sheet", "twenty-one", "--copies", "\uff13"), "'--copies': '\uff13'"),  # a full-width 3
+    (("tower", "--random", "--seed", "3", "--squares", "\u0663\u0660"), "'--squares': '\u0663\u0660'"),
+])
+def test_numeric_options_take_ascii_digits_as_typed_in_files_do(cli, args, shown):
+    result = cli(*args)
+    assert result.code == 2 and one_line(result) == f"rnwprint: Invalid value for {shown} is not a whole number (digits 0-9)"

@@ -12,6 +12,7 @@ from rnwprint.cli_support import (
     INPUT,
     OUTPUT,
     SEED,
+    WholeRange,
     _either,
     _format_of,
     _idle,
@@ -67,24 +68,24 @@ def template_tower(game, variant, code, ascii_file, picture, columns, random_tow
               help="A tower drawn as text: [] per square, one line per row, top first ('-': stdin).")
 @click.option("--picture", type=INPUT, default=None,
               help="A PNG or JPEG whose dark shape is filled with squares.")
-@click.option("--columns", type=click.IntRange(1, 100), default=8, show_default=True,
+@click.option("--columns", type=WholeRange(1, 100), default=8, show_default=True,
               help="Squares across the picture's shape (--picture).")
 @click.option("--random", "random_towers", is_flag=True, help="Random towers (see --seed, --squares, --shape).")
 @click.option("--builtin", default=None, help="A built-in challenge by name, e.g. eiffel (rnwprint games lists them).")
 @click.option("--code", default=None, help="The tower code printed on a custom tower's sheet.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Random towers: the same seed, the same towers.")
-@click.option("--squares", type=click.IntRange(3, 200), default=30, show_default=True,
+@click.option("--squares", type=WholeRange(3, 200), default=30, show_default=True,
               help="Random towers: squares in each.")
 @click.option("--shape", type=click.Choice(("mixed", "taper", "spire", "tree"), case_sensitive=False), default="mixed",
               show_default=True, help="Random towers: their outline.")
-@click.option("--max-width", type=click.IntRange(1, 25), default=12, show_default=True,
+@click.option("--max-width", type=WholeRange(1, 25), default=12, show_default=True,
               help="Random towers: the widest row, in squares.")
-@click.option("--count", type=click.IntRange(1, 10000), default=1, show_default=True,
+@click.option("--count", type=WholeRange(1, 10000), default=1, show_default=True,
               help="Random towers: how many different ones (one page each).")
 @click.option("--descending", is_flag=True, help="The descending rule: each number <= those under it.")
 @click.option("--rate", is_flag=True, help="Print the difficulty figures instead of printing sheets.")
-@click.option("--games", type=click.IntRange(1, 1_000_000), default=None,
+@click.option("--games", type=WholeRange(1, 1_000_000), default=None,
               help="Games simulated for --rate (default: as many as behind the printed stars).")
 @click.option("--show", is_flag=True, help="Print the tower as ASCII art and its code instead of sheets.")
 @_printing_options
