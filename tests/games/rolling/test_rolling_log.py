@@ -197,7 +197,7 @@ def test_roll_writes_a_log_skeleton_atomically(cli, tmp_path):
 @pytest.mark.parametrize("args, reason", [
     (("roll", "twenty-one", "--seed", "1"), "this command is not for 'twenty-one'"),
     (("roll", "rolling-america"), "Missing option '--seed'"),
-    (("roll", "rolling-america", "--seed", "x"), "'x' is not a valid integer"),
+    (("roll", "rolling-america", "--seed", "x"), "'x' is not a whole number (digits 0-9)"),
     (("roll", "rolling-america", "--seed", "1", "--lang", "fr"), "'fr' is not one of"),
 ])
 def test_roll_bad_options_one_line_exit_2(cli, args, reason):
