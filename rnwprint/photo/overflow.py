@@ -109,7 +109,7 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     if not inside.any() or not out.any():
         return None, None
     away, tails = _own_strokes(inside, out, inside & ~within(-BORDER_MM - OUTLINE_MM),
-                                   within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
+                               within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
     a0, a1, b0, b1 = _cell_crop(cell, px_per_mm)  # the cell's own crop, within this one
     tails = tails[a0 - r0:a1 - r0, b0 - c0:b1 - c0] if tails.any() else None
     if away.sum() <= OVER_SHARE * inside.sum():

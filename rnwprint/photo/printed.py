@@ -54,7 +54,8 @@ def print_around(sheet: Sheet, px_per_mm: float) -> np.ndarray:
             return cv2.dilate(cv2.threshold(drawn, 214, 1, cv2.THRESH_BINARY_INV)[1], np.ones((3, 3), np.uint8))
 
         # kept as bits: a map's mask loads in half the time of its drawing
-        _AROUND.clear() if len(_AROUND) > 8 else None
+        if len(_AROUND) > 8:
+            _AROUND.clear()
         _AROUND[key] = cached("print-around", f"{key[0]}@{px_per_mm:g}", widened,
                               lambda mask: _pack(np.packbits(mask, axis=1)), lambda data: _unpack_bits(data, sheet, px_per_mm))
     return _AROUND[key]

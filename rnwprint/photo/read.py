@@ -268,16 +268,15 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     """Read every cell of `sheet` from the rectified grey `page`."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
     mine = _read_all(written)
-    over = [i for i, w in enumerate(written) if w.overflowing]
-    with_out = _read_all([replace(written[i], crops=written[i].overflowing[0], apart=written[i].overflowing[1])
-                          for i in over])
-    for i, read in zip(over, with_out):
-        mine[i] = overflow.judged(mine[i], read, photo_px_per_mm < COARSE_BELOW)
-    touched = [i for i, w in enumerate(written) if w.untouched]
-    alone = _read_all([replace(written[i], crops=written[i].untouched[0], apart=written[i].untouched[1])
-                       for i in touched])
-    for i, read in zip(touched, alone):
-        mine[i] = overflow.untouched(mine[i], read)
+    # cells read a second way too (with their ink out of the box; without a neighbour's tail),
+    # all in one batch, each judged against its first read
+    coarse = photo_px_per_mm < COARSE_BELOW
+    again = [(i, w.overflowing, lambda first, other: overflow.judged(first, other, coarse))
+             for i, w in enumerate(written) if w.overflowing]
+    again += [(i, w.untouched, overflow.untouched) for i, w in enumerate(written) if w.untouched]
+    others = _read_all([replace(written[i], crops=crops, apart=apart) for i, (crops, apart), _ in again])
+    for (i, _, judge), other in zip(again, others):
+        mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads
