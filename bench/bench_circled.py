@@ -3,6 +3,7 @@
     python bench/bench_circled.py                          # tuning photos, seeds 8000-8079
     python bench/bench_circled.py --first-seed 8500        # held-out photos, seeds 8500-8579
     python bench/bench_circled.py --writers uci --cache DIR
+    python bench/bench_circled.py --circles round          # circles round the box, clear of it
 
 bench_photo.py's photos hold about one circled number in twelve map cells; these hold one in
 three. Each seed is a Rolling America or Rolling España sheet (in turn; Spanish or English, A4
@@ -37,7 +38,7 @@ from common import machine  # noqa: E402
 from rnwprint.core.entries import CROSSED, Guarded  # noqa: E402
 from rnwprint.games import GAMES  # noqa: E402
 from rnwprint.photo.pipeline import read_photo  # noqa: E402
-from support import synth  # noqa: E402  (tests/support, on sys.path through common)
+from support import synth, synth_ink  # noqa: E402  (tests/support, on sys.path through common)
 
 MEGAPIXELS = (2.0, 4.0, 8.0, 12.0)
 
@@ -73,8 +74,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=8000)
     parser.add_argument("--writers", help="as bench_photo.py: uci, fonts, npm-fonts, mnist-test or european")
     parser.add_argument("--cache", help="as bench_photo.py")
+    parser.add_argument("--circles", choices=("edge", "big", "round"), default="edge",
+                        help="guard circles round the box's edge, out over it, or clear of it (bench_photo.py's)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    synth_ink.CIRCLE_SIZE = {"edge": synth_ink.CIRCLE_SIZE, "big": synth_ink.BIG_CIRCLE, "round": synth_ink.ROUND_CIRCLE}[args.circles]
     print(f"machine: {machine()}")
     kinds = collections.defaultdict(list)  # (kind, megapixels) -> (truth, read, unsure, why)
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,7 +91,8 @@ def main() -> None:
                     continue
                 kind = "circled" if isinstance(truth, Guarded) else "crosses" if truth == CROSSED else "plain"
                 kinds[kind, megapixels].append((truth, read.value, read.unsure, read.why))
-    print(f"{args.photos} photos (seeds {seeds[0]}-{seeds[-1]}), writers: {args.writers or 'held-out MNIST'}")
+    print(f"{args.photos} photos (seeds {seeds[0]}-{seeds[-1]}), writers: {args.writers or 'held-out MNIST'}, "
+          f"circles: {args.circles}")
     for kind in ("circled", "plain", "crosses"):
         print(f"{kind}: {figures([r for (k, _), rows in kinds.items() if k == kind for r in rows])}")
         for megapixels in MEGAPIXELS:

@@ -165,9 +165,10 @@ def main() -> None:
     parser.add_argument("--joined", action="store_true",
                         help="two-digit numbers written with their digits touching or overlapping a little, as "
                              "joined or cursive hands write them (tests/support/synth_ink.JOINED_GAP)")
-    parser.add_argument("--circles", choices=("edge", "tight", "big", "open", "offset"), default="edge",
+    parser.add_argument("--circles", choices=("edge", "tight", "big", "round", "open", "offset"), default="edge",
                         help="guard circles drawn round the box's edge (edge), round the number well inside "
-                             "the box (tight), round the box out over its edges (big), left open by 20-80 "
+                             "the box (tight), round the box out over its edges (big), round the box and clear of "
+                             "it, 0.74-0.86 of its sides from its middle (round), left open by 20-80 "
                              "degrees (open), or round a number written off to one side, up to 0.14 of the "
                              "box off its middle (offset)")
     parser.add_argument("--crease", type=float, default=0.0,
@@ -184,6 +185,8 @@ def main() -> None:
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     elif args.circles == "big":
         synth_ink.CIRCLE_SIZE = synth_ink.BIG_CIRCLE
+    elif args.circles == "round":
+        synth_ink.CIRCLE_SIZE = synth_ink.ROUND_CIRCLE
     elif args.circles == "offset":
         synth_ink.CIRCLE_SHIFT = synth_ink.OFFSET_CIRCLE
     elif args.circles == "open":

@@ -153,6 +153,14 @@ def test_bench_circled_reads_photos_full_of_circled_numbers():
     assert "circled cells flagged, by reason:" in out and "2 photos (seeds 8000-8001)" in out
 
 
+def test_bench_circled_draws_circles_round_the_box_when_asked():
+    """--circles round: every circle clear of its box, none of them lost, flagged for it."""
+    out = run("bench_circled.py", "--photos", "2", "--circles", "round")
+    circled = re.search(r"^circled: (\d+) cells: .* circles lost without a flag (\d+)$", out, re.M)
+    assert circled and int(circled[1]) > 10 and circled[2] == "0"
+    assert "circles: round" in out and "a circle round the box: is the number guarded?" in out
+
+
 def test_bench_shrunk_counts_boxes_by_how_finely_a_shrunk_copy_sees_the_page():
     """One photo shrunk to 8 sizes: the coarsest copies (under 1.8 px/mm) have every box
     flagged and none wrong unflagged; the bins' boxes add up to the copies read."""

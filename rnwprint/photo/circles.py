@@ -91,6 +91,28 @@ OUTLINE_WHY = "ink along the box's outline: a circle round the box, guarding the
 RING_WHOLE = 16
 OWN_STROKE_WHY = "a circle, or the number's own strokes along the box's edge: is the number guarded?"
 
+#: a guard circle drawn round the box and clear of it (wider than the box's diagonal, or an
+#: oval round it) leaves nothing in the cell. Pen ink from ROUND_FROM_MM to ROUND_MM beyond the
+#: box's outline (the print taken away, other boxes left out), in pieces of OUTLINE_PIECE_MM2 or
+#: more, in ROUND_SECTORS or more of 24 directions round the box's middle: the number is read
+#: guarded, flagged.
+ROUND_FROM_MM, ROUND_MM, ROUND_SECTORS = 0.3, 3.0, 18
+#: the darkness round a box is only worked out where the pixels off the print this much darker
+#: than the paper go round ROUND_SECTORS directions (two strangers' map photos: 8-17 % of the
+#: written boxes do, every circle the full check finds among them); and in a photo seeing the
+#: page at ROUND_SHARP px/mm or more (under it every box is flagged: pipeline.TRUSTED_FROM).
+#: At 1.8-2.4 px/mm, where the outline check is not asked, it took no plain number for a
+#: circled one on the held-out photos (bench_photo.py, bench_circled.py)
+ROUND_FIRST_LOOK, ROUND_SHARP = 0.2, 1.8
+#: grain: a grainy photo's grain round a box (12-25 grey levels of noise) comes together into
+#: pieces all round it; round a written number, with 20-78 specks (pieces under
+#: OUTLINE_PIECE_MM2) beside them, where the strangers' circles had at most 12 and the
+#: generated ones 3. Nor is a circle looked for round a number whose strokes (read._pen) are
+#: fainter than ROUND_NUMBER_PEN: grain in an empty box taken for a number is 0.17-0.30 dark
+#: (with 9-15 specks round it), the strangers' numbers 0.37 and darker
+ROUND_SPECKS, ROUND_NUMBER_PEN = 16, 0.33
+ROUND_WHY = "a circle round the box: is the number guarded?"
+
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
     """A guard circle rings the cell (the box edge may cut it into arcs, the number may
@@ -395,3 +417,26 @@ def _rim(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     ys, xs = np.mgrid[0:h, 0:w]
     dx, dy = (xs - (w - 1) / 2) / (w / 2), (ys - (h - 1) / 2) / (h / 2)
     return dx * dx + dy * dy, sector
+
+
+def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float) -> bool:
+    """A guard circle round the box, clear of it (see ROUND_SECTORS). `around`: the darkness of
+    the box grown by ROUND_MM each way (the print taken away), whose middle is the box's;
+    `left_out`: where no circle is looked for (the box and other boxes). Not where the ink
+    there holds ROUND_SPECKS specks or more (a grainy photo's grain)."""
+    pen = ~left_out & (_ink(around, max(INK_DARKNESS, _grain(around))) > 0)
+    areas = cv2.connectedComponentsWithStats(pen.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
+    if (areas < OUTLINE_PIECE_MM2 * px_per_mm ** 2).sum() >= ROUND_SPECKS:
+        return False
+    return _goes_round(pen, px_per_mm)
+
+
+def _goes_round(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> bool:
+    """Whether the `pen` (boolean, round the box's middle) lies in ROUND_SECTORS or more of 24
+    directions round the middle, counting only `pieces` of OUTLINE_PIECE_MM2 or more (a
+    pixel's gap joins a piece: a circle is cut where it crosses the print)."""
+    if pieces:
+        count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
+        kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
+        pen = kept[labels] & pen
+    return int((np.bincount(_polar(*pen.shape)[1][pen], minlength=24) >= 2).sum()) >= ROUND_SECTORS

@@ -7,6 +7,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 """
 
 from __future__ import annotations
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -16,14 +17,14 @@ from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
+    ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead,
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
-    _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
+    _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     COVERED, COVERED_ABOVE, COVERED_CLEAR, COVERED_FEW, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
@@ -145,6 +146,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             dark *= gain
         seen.append((cell, shift, light, dark, _grain(dark)))
     seen = _blur_not_covered(seen, hidden_of)
+    near = _near_boxes(sheet) if allows_guarded else {}  # see _round_of
     # a cell's own grain, within GRAIN_SPREAD times the median cell's either way (a number and
     # its guard circle in a coarse photo can cover three quarters of a cell; a cell's print,
     # taken away, leaves no darkness at all)
@@ -193,6 +195,11 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
+                if not circled and not ringed and not why and not light and photo_px_per_mm >= ROUND_SHARP and \
+                        pen >= ROUND_NUMBER_PEN and \
+                        (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift)) and \
+                        _round_circle(*round_of, px_per_mm):
+                    circled, why = True, ROUND_WHY
                 light = _after_circle(light, ringed, why, grainy)
             beyond = tails = None
             if not circled and not why and overflow.reaches_crop_edge(ink):
@@ -206,6 +213,56 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
+
+
+def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list, cell: Cell,
+              px_per_mm: float, shift: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The darkness round `cell` out to ROUND_MM beyond its outline (the print taken away), and
+    where a circle round it is not looked for: the box out to ROUND_FROM_MM, and the boxes
+    `near` it (their bounds, x0 y0 x1 y1 in mm) out to their outlines' inner edge. None
+    where a first look finds no circle there: the pixels off the print darker than the paper
+    (the brightest tenth) by ROUND_FIRST_LOOK go round too few directions (most boxes; the
+    darkness round a box takes about a millisecond)."""
+    grown = overflow.grown(cell, ROUND_MM + BORDER_MM)
+    r0, r1, c0, c1 = _cell_crop(grown, px_per_mm)
+    dy, dx = shift
+    crop = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx]
+    if crop.shape != (r1 - r0, c1 - c0):
+        return None  # the page's edge: no room for a circle round the box
+    left_out = _round_left_out(near, cell, crop.shape, px_per_mm)
+    levels = np.bincount(crop[::2, ::2].ravel(), minlength=256).cumsum()
+    paper = float(np.searchsorted(levels, 0.9 * levels[-1]))  # where the brightest tenth begins
+    if not _goes_round((crop < paper * (1 - ROUND_FIRST_LOOK)) & ~left_out & (printed[r0:r1, c0:c1] == 0), px_per_mm,
+                       pieces=False):
+        return None
+    return _darkness(page, raw, printed, grown, px_per_mm, shift), left_out
+
+
+def _round_left_out(near: list, cell: Cell, shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
+    """_round_of's boxes: `cell`'s out to ROUND_FROM_MM, the others `near` it (their bounds)
+    to their outlines' inner edge, in the crop round `cell` (its top left ROUND_MM out from
+    the box's)."""
+    h, w = shape
+    own = cell.bounds
+    left, top = own[0] - ROUND_MM, own[1] - ROUND_MM
+    left_out = np.zeros(shape, bool)
+    for (x0, y0, x1, y1), grow in [(own, ROUND_FROM_MM)] + [(box, BORDER_MM) for box in near]:
+        c0, r0 = max(math.floor((x0 - grow - left) * px_per_mm), 0), max(math.floor((y0 - grow - top) * px_per_mm), 0)
+        c1, r1 = min(math.ceil((x1 + grow - left) * px_per_mm), w), min(math.ceil((y1 + grow - top) * px_per_mm), h)
+        if c1 > c0 and r1 > r0:
+            left_out[r0:r1, c0:c1] = True
+    return left_out
+
+
+def _near_boxes(sheet: Sheet) -> dict[str, list]:
+    """Each cell's id: the bounds of the other cells within ROUND_MM of its box (_round_of)."""
+    ids = list(sheet.cells)
+    bounds = np.array([sheet.cells[cid].bounds for cid in ids])
+    reach = ROUND_MM + BORDER_MM
+    near = ((bounds[:, None, 0] - reach < bounds[None, :, 2]) & (bounds[:, None, 2] + reach > bounds[None, :, 0])
+            & (bounds[:, None, 1] - reach < bounds[None, :, 3]) & (bounds[:, None, 3] + reach > bounds[None, :, 1]))
+    np.fill_diagonal(near, False)
+    return {cid: [tuple(bounds[j]) for j in np.flatnonzero(near[i])] for i, cid in enumerate(ids)}
 
 
 def _blur_not_covered(seen: list, hidden_of) -> list:

@@ -217,10 +217,12 @@ def _fit(alpha: np.ndarray, max_w: float, max_h: float) -> np.ndarray:
 
 #: a guard circle's half axes, as shares of the box's sides: round the box's edge; TIGHT_CIRCLE
 #: draws it round the number, well inside the box, BIG_CIRCLE round the box, out over its
-#: edges (bench/bench_photo.py --circles tight|big)
+#: edges, ROUND_CIRCLE round the box and clear of it, the number inside as big as a plain one
+#: (bench/bench_photo.py --circles tight|big|round)
 CIRCLE_SIZE = (0.36, 0.44)
 TIGHT_CIRCLE = (0.24, 0.32)
 BIG_CIRCLE = (0.44, 0.54)
+ROUND_CIRCLE = (0.74, 0.86)
 #: how far in from the box's corners a cross's strokes start and end, as shares of its sides
 CROSS_INSET = (0.1, 0.28)
 #: a plain number's height, as shares of the box's height (at most 14 mm)
@@ -269,6 +271,8 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
         ry = ch * rng.uniform(*CIRCLE_SIZE)
         height = 2 * ry * rng.uniform(0.5, 0.62)
         max_w, max_h = 1.45 * rx, 1.3 * ry
+        if CIRCLE_SIZE == ROUND_CIRCLE:  # drawn only then: every other photo stays as it was
+            height, max_w, max_h = ch * rng.uniform(*DIGIT_HEIGHT), 0.86 * cw, 0.86 * ch
     else:
         height = min(ch * rng.uniform(*DIGIT_HEIGHT), 14 * s * rng.uniform(0.8, 1.0))
         max_w, max_h = 0.86 * cw, 0.86 * ch
@@ -314,7 +318,8 @@ def fill_page(page: np.ndarray, sheet: Sheet, marks: dict, rng: np.random.Genera
             continue
         bx0, by0, bx1, by1 = sheet.cells[cell_id].bounds
         box = (bx0 * sx, by0 * sy, bx1 * sx, by1 * sy)
-        margin = 2 + int(0.2 * max(box[2] - box[0], box[3] - box[1]))
+        reach = 0.45 if CIRCLE_SIZE == ROUND_CIRCLE else 0.2  # a circle round the box reaches far out
+        margin = 2 + int(reach * max(box[2] - box[0], box[3] - box[1]))
         px0, py0 = max(0, int(box[0]) - margin), max(0, int(box[1]) - margin)
         px1 = min(page.shape[1], int(box[2]) + margin + 1)
         py1 = min(page.shape[0], int(box[3]) + margin + 1)
