@@ -249,8 +249,7 @@ def _round_left_out(near: list, cell: Cell, shape: tuple[int, int], px_per_mm: f
     for (x0, y0, x1, y1), grow in [(own, ROUND_FROM_MM)] + [(box, BORDER_MM) for box in near]:
         c0, r0 = max(math.floor((x0 - grow - left) * px_per_mm), 0), max(math.floor((y0 - grow - top) * px_per_mm), 0)
         c1, r1 = min(math.ceil((x1 + grow - left) * px_per_mm), w), min(math.ceil((y1 + grow - top) * px_per_mm), h)
-        if c1 > c0 and r1 > r0:
-            left_out[r0:r1, c0:c1] = True
+        left_out[r0:r1, c0:c1] = True  # a box beyond the crop: an empty slice
     return left_out
 
 

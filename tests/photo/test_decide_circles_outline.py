@@ -6,11 +6,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from support.crafted import page_with_a_4
 
 from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
 from rnwprint.photo import read as photo_read
-
 
 
 def outline_window(radius: int = 0, sweep: int = 360, written: str | None = "3", leftovers: bool = False) -> np.ndarray:
@@ -115,10 +115,7 @@ def test_the_outline_is_looked_at_only_in_a_photo_that_sees_it_sharp(monkeypatch
     outline frames every box."""
 
     sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
-    raw, _ = photo_read._printed(sheet, 8.0)
-    page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
-    x0, y0, x1, y1 = (int(round(v * 8)) for v in sheet.cells["TX"].bounds)
-    cv2.putText(page, "4", ((x0 + x1) // 2 - 8, (y0 + y1) // 2 + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 40, 2)
+    page = page_with_a_4(sheet, "TX")
     asked_about = []
     monkeypatch.setattr(photo_read, "_reaches_edges", lambda ink: True)
     monkeypatch.setattr(photo_read, "_outline_circle", lambda ink, *_: asked_about.append(ink.shape))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from support.crafted import page_with_a_4
 
 from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
@@ -63,10 +64,9 @@ def page_with_circle_round(darkness: float | None):
     and (unless None) a circle 5 mm round its middle this much darker than the paper."""
     sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
     raw, printed = photo_read._printed(sheet, PX)
-    page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
-    x0, y0, x1, y1 = (v * PX for v in sheet.cells["TX"].bounds)
-    middle = (int((x0 + x1) / 2), int((y0 + y1) / 2))
-    cv2.putText(page, "4", (middle[0] - 8, middle[1] + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 40, 2)
+    page = page_with_a_4(sheet, "TX")
+    x0, y0, x1, y1 = (round(v * PX) for v in sheet.cells["TX"].bounds)
+    middle = ((x0 + x1) // 2, (y0 + y1) // 2)
     if darkness is not None:
         cv2.circle(page, middle, int(5 * PX), int(225 * (1 - darkness)), 3)
     return photo_read._round_of(page, raw, printed, photo_read._near_boxes(sheet)["TX"], sheet.cells["TX"], PX, (0, 0))
@@ -111,6 +111,35 @@ def test_a_circle_among_16_specks_or_more_is_taken_for_grain(specks, found):
     assert circles._round_circle(dark, box_left_out(), PX) == found
 
 
+def test_specks_do_not_carry_an_arc_round():
+    """An arc 240 degrees round the box (15 of 24 directions) and 6 dots of 16 px (specks,
+    under half a square millimetre) in the directions it leaves: pieces alone go round too few
+    directions, no circle; counted with the specks (as the first look counts), all round."""
+    dark = round_window(sweep=240)
+    for k in range(6):
+        angle = np.radians(255 + 17 * k)
+        x, y = int(52 + 40 * np.cos(angle)), int(52 + 40 * np.sin(angle))
+        dark[y:y + 4, x:x + 4] = 0.6
+    pen = ~box_left_out() & (photo_read._ink(dark) > 0)
+    assert not circles._round_circle(dark, box_left_out(), PX)
+    assert not circles._goes_round(pen, PX)
+    assert circles._goes_round(pen, PX, pieces=False)
+
+
+def test_the_boxes_near_each_box_are_those_within_reach():
+    """_near_boxes on a Rolling America sheet: for each box, the other boxes that come within
+    ROUND_MM of it (out to their outlines), as a box by box comparison finds them."""
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    near = photo_read._near_boxes(sheet)
+    reach = circles.ROUND_MM + photo_read.BORDER_MM
+    for cell in sheet.cells.values():
+        x0, y0, x1, y1 = cell.bounds
+        expected = [o.bounds for o in sheet.cells.values() if o is not cell and o.bounds[0] < x1 + reach
+                    and o.bounds[2] > x0 - reach and o.bounds[1] < y1 + reach and o.bounds[3] > y0 - reach]
+        assert sorted(near[cell.id]) == sorted(expected)
+    assert sum(len(boxes) for boxes in near.values()) > 20
+
+
 def test_ink_where_no_circle_is_looked_for_is_left_out():
     """A whole circle round the box, its left half lying where other boxes are (left out):
     12 directions are too few."""
@@ -145,9 +174,11 @@ def test_the_box_and_the_boxes_near_it_are_left_out():
         left_out = photo_read._round_left_out(near[cell.id], cell, (104, 104), PX)
         x0, y0, x1, y1 = cell.bounds
         assert left_out_at(left_out, cell, (x0 + x1) / 2, (y0 + y1) / 2) and left_out_at(left_out, cell, x0 - 0.2, y0 - 0.2)
+        assert left_out_at(left_out, cell, x1 + 0.2, y1 + 0.2)
         others = [o.bounds for o in sheet.cells.values() if o is not cell]
         points = [p for ox0, oy0, ox1, oy1 in others
-                  for p in (((ox0 + ox1) / 2, (oy0 + oy1) / 2), (ox0 - 0.6, (oy0 + oy1) / 2), (ox1 + 0.6, (oy0 + oy1) / 2))]
+                  for p in (((ox0 + ox1) / 2, (oy0 + oy1) / 2), (ox0 - 0.6, (oy0 + oy1) / 2), (ox1 + 0.6, (oy0 + oy1) / 2),
+                            ((ox0 + ox1) / 2, oy0 - 0.6), ((ox0 + ox1) / 2, oy1 + 0.6))]
         assert all(left_out_at(left_out, cell, *p) in (True, None) for p in points)
         if not any(ox0 < x1 + 3 and ox1 > x0 - 3 and oy0 < y1 + 3 and oy1 > y0 - 3 for ox0, oy0, ox1, oy1 in others):
             alone += 1
@@ -194,10 +225,7 @@ def test_round_the_box_is_looked_at_in_a_sharp_photo_of_a_sheet_with_guards(monk
     0.33 darker than the paper (146: 0.35; 155: 0.31, as dark as a grainy photo's grain taken
     for a number)."""
     sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
-    raw, _ = photo_read._printed(sheet, PX)
-    page = (225 - 170 * raw.astype(np.float32)).astype(np.uint8)
-    x0, y0, x1, y1 = (round(v * PX) for v in sheet.cells["TX"].bounds)
-    cv2.putText(page, "4", ((x0 + x1) // 2 - 8, (y0 + y1) // 2 + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, ink, 2)
+    page = page_with_a_4(sheet, "TX", ink)
     asked_about = []
     monkeypatch.setattr(photo_read, "_round_of", lambda page, raw, printed, near, cell, *_: asked_about.append(cell.id))
     photo_read.separate(page, sheet, PX, guarded, photo_px_per_mm)

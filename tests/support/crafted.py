@@ -33,6 +33,16 @@ def blank_page(sheet) -> np.ndarray:
     return cv2.GaussianBlur(page, (0, 0), 0.8).astype(np.uint8)
 
 
+def page_with_a_4(sheet, cell_id: str, ink: int = PEN) -> np.ndarray:
+    """The sheet as printed, unblurred, a 4 of grey level `ink` written in the middle of the
+    box `cell_id`."""
+    raw, _ = photo_read._printed(sheet, PX)
+    page = (PAPER - (PAPER - PRINT) * raw.astype(np.float32)).astype(np.uint8)
+    x0, y0, x1, y1 = (round(v * PX) for v in sheet.cells[cell_id].bounds)
+    cv2.putText(page, "4", ((x0 + x1) // 2 - 8, (y0 + y1) // 2 + 9), cv2.FONT_HERSHEY_SIMPLEX, 0.8, ink, 2)
+    return page
+
+
 def inside(cell) -> tuple[int, int, int, int]:
     """The box's inside in page pixels (left, top, right, bottom), its printed outline left out."""
     x0, y0, x1, y1 = cell.bounds
