@@ -196,12 +196,8 @@ def test_circles_round_the_box_are_not_lost_in_a_photo(tmp_path, monkeypatch):
 
     from rnwprint.photo.pipeline import read_photo
 
-    monkeypatch.setattr(synth_ink, "CIRCLE_SIZE", synth_ink.ROUND_CIRCLE)
-    game = GAMES["rolling-america"]
-    sheet = game.build(game.default_variant, "en", "a4")
-    marks = synth.random_marks(sheet, 6, circled=0.4)
     photo = tmp_path / "photo.jpg"
-    photo.write_bytes(synth.make_photo(sheet, marks, seed=6, megapixels=8.0))
+    _, marks = synth.circled_rolling_photo(photo, synth_ink.ROUND_CIRCLE)
     circled = sorted(cid for cid, value in marks.items() if isinstance(value, Guarded))
 
     def lost(reads):

@@ -287,6 +287,23 @@ def make_photo(sheet: Sheet, marks: dict | None = None, seed: int = 0, megapixel
     return synthesize(sheet, marks, seed, megapixels, **options).jpeg
 
 
+def circled_rolling_photo(path, circle_size: tuple[float, float]) -> tuple[Sheet, dict]:
+    """An 8 MP photo of a Rolling America sheet (English, A4) written at `path`, four numbers in
+    ten circled with circles of `circle_size` (synth_ink.CIRCLE_SIZE's kind): the sheet, the marks."""
+    from rnwprint.games import GAMES
+    from support import synth_ink
+
+    game = GAMES["rolling-america"]
+    sheet = game.build(game.default_variant, "en", "a4")
+    marks = random_marks(sheet, 6, circled=0.4)
+    kept, synth_ink.CIRCLE_SIZE = synth_ink.CIRCLE_SIZE, circle_size
+    try:
+        path.write_bytes(make_photo(sheet, marks, seed=6, megapixels=8.0))
+    finally:
+        synth_ink.CIRCLE_SIZE = kept
+    return sheet, marks
+
+
 # --------------------------------------------------------------------------- bad photos
 
 
