@@ -356,12 +356,7 @@ def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np
     h, w = outline.shape
     strip = _edge_band(h, w, int(round((OUTLINE_OUT_MM + BORDER_MM) * px_per_mm)))
     pen = strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)
-    # a pixel's gap joins a piece: the circle is cut where it crosses the outline (taken away
-    # with the print where the pen is no darker)
-    count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
-    kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
-    seen = np.bincount(_polar(h, w)[1][kept[labels] & pen], minlength=24) >= 2
-    if seen.sum() < OUTLINE_SECTORS:
+    if _directions(pen, px_per_mm) < OUTLINE_SECTORS:
         return None
     return _number_inside(ink, dark, floor, (~_edge_band(*ink.shape, OUTLINE_EDGE_PX),))
 
@@ -433,10 +428,16 @@ def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float) ->
 
 def _goes_round(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> bool:
     """Whether the `pen` (boolean, round the box's middle) lies in ROUND_SECTORS or more of 24
-    directions round the middle, counting only `pieces` of OUTLINE_PIECE_MM2 or more (a
-    pixel's gap joins a piece: a circle is cut where it crosses the print)."""
+    directions round the middle (see _directions)."""
+    return _directions(pen, px_per_mm, pieces) >= ROUND_SECTORS
+
+
+def _directions(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> int:
+    """In how many of 24 directions round the crop's middle the `pen` (boolean) lies, 2 px or
+    more, counting only `pieces` of OUTLINE_PIECE_MM2 or more (a pixel's gap joins a piece: a
+    circle is cut where it crosses the print, taken away with it where the pen is no darker)."""
     if pieces:
         count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
         kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
         pen = kept[labels] & pen
-    return int((np.bincount(_polar(*pen.shape)[1][pen], minlength=24) >= 2).sum()) >= ROUND_SECTORS
+    return int((np.bincount(_polar(*pen.shape)[1][pen], minlength=24) >= 2).sum())

@@ -230,8 +230,7 @@ def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list
     if crop.shape != (r1 - r0, c1 - c0):
         return None  # the page's edge: no room for a circle round the box
     left_out = _round_left_out(near, cell, crop.shape, px_per_mm)
-    levels = np.bincount(crop[::2, ::2].ravel(), minlength=256).cumsum()
-    paper = float(np.searchsorted(levels, 0.9 * levels[-1]))  # where the brightest tenth begins
+    paper = _nearest_rank(crop, 0.9)  # where the brightest tenth begins
     if not _goes_round((crop < paper * (1 - ROUND_FIRST_LOOK)) & ~left_out & (printed[r0:r1, c0:c1] == 0), px_per_mm,
                        pieces=False):
         return None
