@@ -173,6 +173,9 @@ def main() -> None:
                              "box off its middle (offset)")
     parser.add_argument("--crease", type=float, default=0.0,
                         help="the sheet folded in four and opened again: its creases this dark (0.1-0.3)")
+    parser.add_argument("--tall", action="store_true",
+                        help="plain numbers written as tall as their box, their tops and feet on its outline "
+                             "(tests/support/synth_ink.TALL_DIGITS)")
     parser.add_argument("--over-edge", type=float, default=0.0,
                         help="numbers written this share of the box up or down past their place, running "
                              "over the box's edge (0.25-0.35)")
@@ -181,6 +184,8 @@ def main() -> None:
     if args.crease:
         PHOTO_OPTIONS["crease"] = args.crease
     synth_ink.OVER_EDGE = args.over_edge
+    if args.tall:
+        synth_ink.DIGIT_HEIGHT, synth_ink.DIGIT_FIT = synth_ink.TALL_DIGITS, 1.0
     if args.circles == "tight":
         synth_ink.CIRCLE_SIZE = synth_ink.TIGHT_CIRCLE
     elif args.circles == "big":

@@ -171,3 +171,31 @@ def test_bench_shrunk_counts_boxes_by_how_finely_a_shrunk_copy_sees_the_page():
     assert coarse and all(silent == 0 and flagged == 100 for silent, flagged in coarse)
     refused = int(re.search(r"(\d+) copies refused", out)[1])
     assert sum(int(n) for _, n, _, _ in rows) % 67 == 0 and sum(int(n) for _, n, _, _ in rows) // 67 == 8 - refused
+
+
+def test_bench_stranger_reads_a_set_in_the_truth_format(tmp_path):
+    """A set of two photos, one of them missing: the other read, every cell kind counted, the
+    missing photo reported as not read, a cell whose truth says otherwise listed as wrong."""
+    import json
+
+    from support import synth
+
+    from rnwprint.core.entries import CROSSED
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["twenty-one"].build("A", "es", "a4")
+    marks = {cid: v for cid, v in synth.random_marks(sheet, 6).items() if sheet.cells[cid].kind == "number"}
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "truth").mkdir()
+    (tmp_path / "photos" / "one.jpg").write_bytes(synth.make_photo(sheet, marks, seed=6, megapixels=4.0))
+    truth = {cid: "X" if v == CROSSED else str(v) for cid, v in marks.items()}
+    lied = next(cid for cid, v in marks.items() if v != CROSSED)
+    truth[lied] = str(marks[lied] % 6 + 1)  # another number than the one written
+    for name in ("one", "two"):
+        (tmp_path / "truth" / f"{name}.json").write_text(json.dumps({"cells": truth}))
+    out = run("bench_stranger.py", str(tmp_path))
+    assert "photos not read: 1 [('two.jpg'" in out
+    filled = re.search(r"^  all filled: (\d+) cells, right ([\d.]+)%", out, re.M)
+    assert filled and int(filled[1]) == len(marks) and float(filled[2]) < 100
+    assert re.search(rf"^  one.jpg {lied}: {truth[lied]} read {marks[lied]} \(\d+%\)$", out, re.M)
+    assert re.search(r"^  blank: \d+ cells, right 100.00%", out, re.M)

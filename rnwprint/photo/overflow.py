@@ -125,6 +125,37 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32), tails
 
 
+#: a number whose strokes run along its box's outline (a 2's foot, a 5's or a 3's flat top on the
+#: box's edge) leaves them in the border left out of every cell (ink.BORDER_MM), and reads as
+#: another (a Z-like 2 as 1, a flat-topped 3 as 5): read again with the ink of the border joined
+#: to the number, where that adds EDGE_SHARE of its ink (BENCHMARKS.md, "Strokes along the box's
+#: outline")
+EDGE_SHARE = 0.15
+EDGE_WHY = "the number's strokes run along the box's outline; read with them, it is {}"
+
+
+def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
+              shift: tuple[int, int], floor: float, ink: np.ndarray) -> np.ndarray | None:
+    """The number in `cell` (its `ink` in the cell's crop) with its strokes in the border along
+    the box's outline: the darkness of the whole box, the print taken away, where its ink
+    joins the number's (pieces apart from it are the print's leftovers); None where that adds
+    less than EDGE_SHARE of the number's ink."""
+    box = grown(cell, BORDER_MM)
+    r0, r1, c0, c1 = _cell_crop(box, px_per_mm)
+    a0, a1, b0, b1 = _cell_crop(cell, px_per_mm)
+    if ink.shape != (a1 - a0, b1 - b0):
+        return None
+    dark = _darkness(page, raw, printed, box, px_per_mm, shift)
+    whole = (_ink(dark, floor) > 0).astype(np.uint8)
+    number = np.zeros_like(whole)
+    number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
+    count, labels = cv2.connectedComponents(whole | number, connectivity=8)
+    joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
+    if np.count_nonzero(joined) - np.count_nonzero(number) < EDGE_SHARE * np.count_nonzero(number):
+        return None
+    return np.where(joined, dark, 0.0).astype(np.float32)
+
+
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
     """A number that runs over its box's edge, read from the box alone (`inside`) and with
     its ink out of the box (`whole`): unsure from the box alone, the whole number is read
@@ -135,6 +166,17 @@ def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
     if whole.value == inside.value:
         return inside
     return replace(inside, unsure=True, why=OVER_WHY.format(whole.value))
+
+
+def along_edge(inside: CellRead, whole: CellRead) -> CellRead:
+    """A number read without the border along its box's outline (`inside`) and with its strokes
+    there (`whole`, see in_border): where the two differ, a sure read stands, and of an unsure
+    one and the whole number the surer (a blurred photo's outline fills the border too), flagged
+    either way."""
+    if whole.value == inside.value:
+        return inside
+    surer = whole if inside.unsure and whole.confidence > inside.confidence else inside
+    return replace(surer, unsure=True, why=EDGE_WHY.format(whole.value))
 
 
 def untouched(read: CellRead, alone: CellRead) -> CellRead:

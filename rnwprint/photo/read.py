@@ -111,6 +111,9 @@ class Written:
     #: the crops (and `apart`) without the ink another box's number reaches into the cell with
     #: (overflow.INTRUDING_SHARE); else None
     untouched: tuple[list, bool] | None = None
+    #: the crops (and `apart`) of the number with its strokes along the box's outline, where it
+    #: has them (overflow.in_border); else None
+    bordered: tuple[list, bool] | None = None
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -201,15 +204,18 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         _round_circle(*round_of, px_per_mm):
                     circled, why = True, ROUND_WHY
                 light = _after_circle(light, ringed, why, grainy)
-            beyond = tails = None
+            beyond = tails = bordered = None
             if not circled and not why and overflow.reaches_crop_edge(ink):
                 beyond, tails = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell,
                                                  px_per_mm, shift, floor)
+                if beyond is None and not coarse:
+                    bordered = overflow.in_border(page, raw, printed, cell, px_per_mm, shift, floor, ink)
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
                                    None if beyond is None else _split_digits(beyond, cell),
                                    None if tails is None or tails.shape != ink.shape
-                                   else _split_digits(np.where(tails, 0, ink), cell)))
+                                   else _split_digits(np.where(tails, 0, ink), cell),
+                                   None if bordered is None else _split_digits(bordered, cell)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
@@ -328,6 +334,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     coarse = photo_px_per_mm < COARSE_BELOW
     again = [(i, w.overflowing, lambda first, other: overflow.judged(first, other, coarse))
              for i, w in enumerate(written) if w.overflowing]
+    again += [(i, w.bordered, overflow.along_edge) for i, w in enumerate(written) if w.bordered]
     again += [(i, w.untouched, overflow.untouched) for i, w in enumerate(written) if w.untouched]
     others = _read_all([replace(written[i], crops=crops, apart=apart) for i, (crops, apart), _ in again])
     for (i, _, judge), other in zip(again, others):

@@ -225,8 +225,11 @@ BIG_CIRCLE = (0.44, 0.54)
 ROUND_CIRCLE = (0.74, 0.86)
 #: how far in from the box's corners a cross's strokes start and end, as shares of its sides
 CROSS_INSET = (0.1, 0.28)
-#: a plain number's height, as shares of the box's height (at most 14 mm)
-DIGIT_HEIGHT = (0.5, 0.72)
+#: a plain number's height, as shares of the box's height (at most 14 mm), fitted within
+#: DIGIT_FIT of its sides; TALL_DIGITS for bench/bench_photo.py --tall: numbers as tall as the
+#: box, their tops and feet on its outline
+DIGIT_HEIGHT, DIGIT_FIT = (0.5, 0.72), 0.86
+TALL_DIGITS = (0.9, 0.98)
 #: how far round a guard circle goes, in degrees (past 360: its ends overlap); OPEN_CIRCLE
 #: leaves a gap of 20-80 degrees (bench/bench_photo.py --circles open)
 CIRCLE_SWEEP = (345, 400)
@@ -275,7 +278,7 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
             height, max_w, max_h = ch * rng.uniform(*DIGIT_HEIGHT), 0.86 * cw, 0.86 * ch
     else:
         height = min(ch * rng.uniform(*DIGIT_HEIGHT), 14 * s * rng.uniform(0.8, 1.0))
-        max_w, max_h = 0.86 * cw, 0.86 * ch
+        max_w, max_h = 0.86 * cw, DIGIT_FIT * ch
     alpha = _fit(_digits_alpha(digits, height, pen, source, rng), max_w, max_h)
     h, w = alpha.shape
     left = min(max(cx - w / 2, x0 + 0.04 * cw), x1 - 0.04 * cw - w)

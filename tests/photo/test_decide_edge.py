@@ -1,0 +1,98 @@
+"""A number whose strokes run along its box's outline (rnwprint.photo.overflow.in_border,
+along_edge): a Z-like 2 whose top and foot lie on the outline, a 3 or a 5 whose flat top does,
+loses those strokes with the border left out of every cell and reads as another digit, surely
+(a 2 as 1). The border's ink joined to the number is read too, and the two reads judged."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from support import crafted
+from test_photo_overflow import BOX, FLOOR, R, page_with
+
+from rnwprint.games import GAMES
+from rnwprint.photo import overflow
+from rnwprint.photo import read as photo_read
+from rnwprint.photo.decide import CellRead
+from rnwprint.photo.ink import _darkness, _ink
+
+
+def read_in_border(*strokes) -> tuple[np.ndarray, np.ndarray | None]:
+    """The ink of the 10 mm box's crop and what in_border makes of it."""
+    page, raw, printed, _ = page_with(*strokes)
+    ink = _ink(_darkness(page, raw, printed, BOX, R, (0, 0)), FLOOR)
+    return ink, overflow.in_border(page, raw, printed, BOX, R, (0, 0), FLOOR, ink)
+
+
+Z_TWO = [(11.0, 10.4), (19.0, 10.4), (11.0, 19.6), (19.0, 19.6)]  # its top and foot 0.4 mm inside the outline
+
+
+def test_a_z_like_two_s_top_and_foot_on_the_outline_are_read_back_from_the_border():
+    ink, number = read_in_border(Z_TWO)
+    rows = np.flatnonzero((ink > 0).any(axis=1))
+    assert ink.shape == (68, 68) and number is not None and number.shape == (80, 80)  # the whole box
+    # the crop holds only the diagonal, 0.7 mm in from the outline: no row of a bar in it
+    assert (ink[rows[0]] > 0).sum() < 10 and (ink[rows[-1]] > 0).sum() < 10
+    bars = (number > 0).sum(axis=1)
+    assert bars[:8].max() > 40 and bars[-8:].max() > 40  # the top and the foot, 0.4 mm in
+    assert (number[6:74, 6:74] > 0).sum() == pytest.approx((ink > 0).sum(), rel=0.1)
+
+
+def test_a_number_kept_off_the_border_is_read_from_the_box_alone():
+    assert read_in_border([(15.0, 12.0), (15.0, 18.0)])[1] is None
+
+
+def test_print_residue_in_the_border_apart_from_the_number_is_left_out():
+    """A line along the top of the box that the number does not touch: the print's leftovers."""
+    assert read_in_border([(15.0, 12.0), (15.0, 18.0)], [(11.0, 10.4), (19.0, 10.4)])[1] is None
+
+
+@pytest.mark.parametrize("length, added", [(2.0, False), (3.0, True)])
+def test_the_border_s_ink_counts_from_a_seventh_of_the_number_s(length, added):
+    """A 1 with a flag along the top of the box: 2 mm of flag adds 14 % of the number's ink (its
+    tip in the border, not a stroke), 3 mm adds 20 % (EDGE_SHARE: 15 %)."""
+    _, number = read_in_border([(15.0 + length, 10.4), (15.0, 10.4), (15.0, 19.0)])
+    assert (number is not None) is added
+
+
+def read(value, confidence: float, unsure: bool = False) -> CellRead:
+    return CellRead("IL", value, confidence, unsure, "some reason" if unsure else "")
+
+
+@pytest.mark.parametrize("inside, whole, value, flagged", [
+    (read(1, 0.97), read(1, 0.9), 1, False),  # the same number: the box's read stands
+    (read(1, 0.97), read(2, 0.99), 1, True),  # another: the sure read stands, flagged
+    (read(1, 0.6, True), read(2, 0.9), 2, True),  # unsure without the border: the surer, flagged
+    (read(1, 0.6, True), read(2, 0.5, True), 1, True),
+    (read(1, 0.5, True), read(2, 0.6, True), 2, True),
+])
+def test_the_two_reads_are_judged(inside, whole, value, flagged):
+    judged = overflow.along_edge(inside, whole)
+    assert (judged.value, judged.unsure) == (value, flagged)
+    if flagged:
+        assert judged.why == "the number's strokes run along the box's outline; read with them, it is 2"
+
+
+def map_page_with_z_two(cell_id: str) -> tuple[object, np.ndarray]:
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = crafted.blank_page(sheet)
+    x0, y0, x1, y1 = sheet.cells[cell_id].bounds
+    z = [(x0 + 1.2, y0 + 0.35), (x1 - 0.8, y0 + 0.35), (x0 + 1.4, y1 - 0.35), (x1 - 1.0, y1 - 0.35)]
+    cv2.polylines(page, [(np.array(z) * crafted.PX).astype(np.int32)], False, crafted.PEN, 5)
+    return sheet, cv2.GaussianBlur(page, (0, 0), 0.7)
+
+
+@pytest.mark.parametrize("cell_id", ["IL", "KS", "TX"])
+def test_a_z_like_two_on_a_map_is_no_sure_one(cell_id):
+    sheet, page = map_page_with_z_two(cell_id)
+    got = photo_read.read_cells(page, sheet, crafted.PX, True, crafted.PX)[cell_id]
+    assert got.value == 1 and got.unsure
+    assert got.why == "the number's strokes run along the box's outline; read with them, it is 2"
+
+
+def test_a_coarse_photo_s_border_is_not_read():
+    """Below COARSE_BELOW px/mm the outline's blur fills the border: its ink is not the pen's."""
+    sheet, page = map_page_with_z_two("IL")
+    got = photo_read.read_cells(page, sheet, crafted.PX, True, photo_read.COARSE_BELOW - 0.1)["IL"]
+    assert "outline" not in got.why
