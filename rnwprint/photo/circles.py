@@ -112,6 +112,7 @@ ROUND_FIRST_LOOK, ROUND_SHARP = 0.2, 1.8
 #: (with 9-15 specks round it), the strangers' numbers 0.37 and darker
 ROUND_SPECKS, ROUND_NUMBER_PEN = 16, 0.33
 ROUND_WHY = "a circle round the box: is the number guarded?"
+NOWHERE = np.zeros(24, bool)  # no direction round the box's middle
 
 
 def _remove_circle(ink: np.ndarray, dark: np.ndarray, floor: float) -> tuple[np.ndarray, bool, bool]:
@@ -256,9 +257,15 @@ def _rings(ink: np.ndarray) -> bool:
 
 def _rim_sectors(ink: np.ndarray) -> int:
     """In how many of 24 directions round the box's middle ink lies near its edge."""
+    return int(rim_directions(ink).sum())
+
+
+def rim_directions(ink: np.ndarray) -> np.ndarray:
+    """Which of 24 directions round the box's middle hold ink near its edge (3 px or more
+    beyond CIRCLE_RIM)."""
     r2, sector = _rim(*ink.shape)
     rim = (r2 > CIRCLE_RIM) & (ink > 0)
-    return int((np.bincount(sector[rim], minlength=24) >= 3).sum())
+    return np.bincount(sector[rim], minlength=24) >= 3
 
 
 def _number_s_own_stroke(ink: np.ndarray, number: np.ndarray) -> bool:
@@ -356,7 +363,7 @@ def _outline_circle(ink: np.ndarray, dark: np.ndarray, floor: float, outline: np
     h, w = outline.shape
     strip = _edge_band(h, w, int(round((OUTLINE_OUT_MM + BORDER_MM) * px_per_mm)))
     pen = strip & (_ink(outline, max(INK_DARKNESS, _grain(outline))) > 0)
-    if _directions(pen, px_per_mm) < OUTLINE_SECTORS:
+    if _directions(pen, px_per_mm).sum() < OUTLINE_SECTORS:
         return None
     return _number_inside(ink, dark, floor, (~_edge_band(*ink.shape, OUTLINE_EDGE_PX),))
 
@@ -414,30 +421,32 @@ def _rim(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     return dx * dx + dy * dy, sector
 
 
-def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float) -> bool:
-    """A guard circle round the box, clear of it (see ROUND_SECTORS). `around`: the darkness of
-    the box grown by ROUND_MM each way (the print taken away), whose middle is the box's;
-    `left_out`: where no circle is looked for (the box and other boxes). Not where the ink
-    there holds ROUND_SPECKS specks or more (a grainy photo's grain)."""
+def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float, rim=NOWHERE) -> bool:
+    """A guard circle round the box, clear of it or partly inside it (see ROUND_SECTORS).
+    `around`: the darkness of the box grown by ROUND_MM each way (the print taken away), whose
+    middle is the box's; `left_out`: where no circle is looked for (the box and other boxes);
+    `rim`: the directions in which the box holds ink near its edge (rim_directions), the rest
+    of such a circle. Not where the ink round the box holds ROUND_SPECKS specks or more (a
+    grainy photo's grain)."""
     pen = ~left_out & (_ink(around, max(INK_DARKNESS, _grain(around))) > 0)
     areas = cv2.connectedComponentsWithStats(pen.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
     if (areas < OUTLINE_PIECE_MM2 * px_per_mm ** 2).sum() >= ROUND_SPECKS:
         return False
-    return _goes_round(pen, px_per_mm)
+    return _goes_round(pen, px_per_mm, rim=rim)
 
 
-def _goes_round(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> bool:
-    """Whether the `pen` (boolean, round the box's middle) lies in ROUND_SECTORS or more of 24
-    directions round the middle (see _directions)."""
-    return _directions(pen, px_per_mm, pieces) >= ROUND_SECTORS
+def _goes_round(pen: np.ndarray, px_per_mm: float, pieces: bool = True, rim=NOWHERE) -> bool:
+    """Whether the `pen` (boolean, round the box's middle), with the directions `rim`, lies in
+    ROUND_SECTORS or more of 24 directions round the middle (see _directions)."""
+    return int((_directions(pen, px_per_mm, pieces) | rim).sum()) >= ROUND_SECTORS
 
 
-def _directions(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> int:
-    """In how many of 24 directions round the crop's middle the `pen` (boolean) lies, 2 px or
+def _directions(pen: np.ndarray, px_per_mm: float, pieces: bool = True) -> np.ndarray:
+    """Which of 24 directions round the crop's middle the `pen` (boolean) lies in, 2 px or
     more, counting only `pieces` of OUTLINE_PIECE_MM2 or more (a pixel's gap joins a piece: a
     circle is cut where it crosses the print, taken away with it where the pen is no darker)."""
     if pieces:
         count, labels = cv2.connectedComponents(cv2.dilate(pen.astype(np.uint8), np.ones((3, 3), np.uint8)), connectivity=8)
         kept = np.bincount(labels[pen], minlength=count) >= OUTLINE_PIECE_MM2 * px_per_mm ** 2
         pen = kept[labels] & pen
-    return int((np.bincount(_polar(*pen.shape)[1][pen], minlength=24) >= 2).sum())
+    return np.bincount(_polar(*pen.shape)[1][pen], minlength=24) >= 2

@@ -17,7 +17,8 @@ from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle)
+    NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
+    rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead,
@@ -200,8 +201,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     why = EMPTY_RING_WHY
                 if not circled and not ringed and not why and not light and photo_px_per_mm >= ROUND_SHARP and \
                         pen >= ROUND_NUMBER_PEN and \
-                        (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift)) and \
-                        _round_circle(*round_of, px_per_mm):
+                        (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift,
+                                               rim := rim_directions(ink))) and \
+                        _round_circle(*round_of, px_per_mm, rim):
                     circled, why = True, ROUND_WHY
                 light = _after_circle(light, ringed, why, grainy)
             beyond = tails = bordered = None
@@ -222,13 +224,13 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
 
 
 def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list, cell: Cell,
-              px_per_mm: float, shift: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+              px_per_mm: float, shift: tuple[int, int], rim=NOWHERE) -> tuple[np.ndarray, np.ndarray] | None:
     """The darkness round `cell` out to ROUND_MM beyond its outline (the print taken away), and
     where a circle round it is not looked for: the box out to ROUND_FROM_MM, and the boxes
     `near` it (their bounds, x0 y0 x1 y1 in mm) out to their outlines' inner edge. None
     where a first look finds no circle there: the pixels off the print darker than the paper
     (the brightest tenth) by ROUND_FIRST_LOOK go round too few directions (most boxes; the
-    darkness round a box takes about a millisecond)."""
+    darkness round a box takes about a millisecond; `rim`: see circles._round_circle)."""
     grown = overflow.grown(cell, ROUND_MM + BORDER_MM)
     r0, r1, c0, c1 = _cell_crop(grown, px_per_mm)
     dy, dx = shift
@@ -238,7 +240,7 @@ def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list
     left_out = _round_left_out(near, cell, crop.shape, px_per_mm)
     paper = _nearest_rank(crop, 0.9)  # where the brightest tenth begins
     if not _goes_round((crop < paper * (1 - ROUND_FIRST_LOOK)) & ~left_out & (printed[r0:r1, c0:c1] == 0), px_per_mm,
-                       pieces=False):
+                       pieces=False, rim=rim):
         return None
     return _darkness(page, raw, printed, grown, px_per_mm, shift), left_out
 

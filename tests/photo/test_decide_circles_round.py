@@ -226,3 +226,57 @@ def test_round_the_box_is_looked_at_in_a_sharp_photo_of_a_sheet_with_guards(monk
     monkeypatch.setattr(photo_read, "_round_of", lambda page, raw, printed, near, cell, *_: asked_about.append(cell.id))
     photo_read.separate(page, sheet, PX, guarded, photo_px_per_mm)
     assert len(asked_about) == (1 if asked else 0)
+
+
+def sector_at(degrees: float) -> int:
+    """The direction (of 24) of the point of round_window's circle `degrees` round from the right."""
+    x, y = 52 + 40 * np.cos(np.radians(degrees)), 52 + 40 * np.sin(np.radians(degrees))
+    return int(circles._polar(104, 104)[1][round(y), round(x)])
+
+
+def arc_and_rim(extra: str) -> tuple[np.ndarray, np.ndarray]:
+    """A 250-degree arc round the box (17 directions of 24) and the box's rim: ink near its edge
+    in the middle of the gap the arc leaves (`extra` "other"), or where the arc is ("same")."""
+    rim = np.zeros(24, bool)
+    if extra == "other":
+        rim[sector_at(305)] = True
+    elif extra == "same":
+        rim[[sector_at(a) for a in (20, 60, 100, 140, 180, 220)]] = True
+    return round_window(sweep=250), rim
+
+
+@pytest.mark.parametrize("extra, found", [("none", False), ("other", True), ("same", False)])
+def test_a_circle_partly_round_the_box_and_partly_inside_it_is_found_with_the_box_s_rim(extra, found):
+    """A circle drawn round the box but crossing into it at one side (a heavy hand's circle
+    overlapping the box): 250 degrees of it round the box (17 directions) and its rest inside
+    the box near its edge, in an 18th direction, go round (rim_directions); the box's rim in
+    directions the circle round it already covers adds nothing."""
+    window, rim = arc_and_rim(extra)
+    assert circles._round_circle(window, box_left_out(), PX, rim) == found
+
+
+def test_the_box_s_rim_counts_in_directions_of_three_pixels_of_ink():
+    """rim_directions: ink beyond CIRCLE_RIM of the half box, 3 px or more in a direction."""
+    r2, sector = circles._rim(56, 56)
+    ink = np.zeros((56, 56), np.float32)
+    for y, x in np.argwhere((r2 > circles.CIRCLE_RIM) & (sector == 5))[:3]:
+        ink[y, x] = 0.5
+    for y, x in np.argwhere((r2 > circles.CIRCLE_RIM) & (sector == 9))[:2]:
+        ink[y, x] = 0.5
+    ink[28, 28] = 0.5  # the middle: no rim
+    assert list(np.flatnonzero(circles.rim_directions(ink))) == [5]
+
+
+def test_a_heavy_circle_through_the_box_s_top_is_found_in_a_map_page(monkeypatch):
+    """A box of a crafted Rolling America page, a 4 in it and a circle round it drawn low, so
+    that it runs through the box near its top: read guarded, flagged; without the box's rim,
+    not guarded."""
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = page_with_a_4(sheet, "TX")
+    x0, y0, x1, y1 = (v * PX for v in sheet.cells["TX"].bounds)
+    middle = (round((x0 + x1) / 2), round((y0 + y1) / 2 + 0.22 * (y1 - y0)))
+    cv2.ellipse(page, middle, (round(0.7 * (x1 - x0)), round(0.62 * (y1 - y0))), 0, 0, 360, 40, 5)
+    read = photo_read.read_cells(page, sheet, PX, True, PX)["TX"]
+    assert isinstance(read.value, Guarded) and read.unsure and read.why == circles.ROUND_WHY
+    monkeypatch.setattr(photo_read, "rim_directions", lambda ink: circles.NOWHERE)
+    assert not isinstance(photo_read.read_cells(page, sheet, PX, True, PX)["TX"].value, Guarded)
