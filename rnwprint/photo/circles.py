@@ -86,9 +86,10 @@ OUTLINE_WHY = "ink along the box's outline: a circle round the box, guarding the
 #: a ring along the box's edge in one piece with the number inside it, round fewer than this
 #: many of 24 directions, may be a big digit's own strokes: a 2 or a Z-like 2 85 % of the box
 #: tall, its top and bar along the edge, read as a guarded 1, sure (strangers' photos, 3 of 3
-#: at 14 directions). Read guarded all the same, flagged. Of 2,006 circled numbers on the
-#: tuning photos (bench_circled.py seeds 8000-8079, MNIST and UCI writers) 6 are so (0.3 %)
-RING_WHOLE = 16
+#: at 14 directions; a marker 4 or 6 filling the box, 16-17: BENCHMARKS.md, "Strokes along the
+#: box's outline"). Read guarded all the same, flagged. Of 2,006 circled numbers on the
+#: tuning photos (bench_circled.py seeds 8000-8079, MNIST and UCI writers) 6 were so at 16
+RING_WHOLE = 18
 OWN_STROKE_WHY = "a circle, or the number's own strokes along the box's edge: is the number guarded?"
 
 #: a guard circle drawn round the box and clear of it (wider than the box's diagonal, or an

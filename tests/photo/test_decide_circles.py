@@ -235,7 +235,8 @@ def big_two_crop(margin: int) -> np.ndarray:
 
 @pytest.mark.parametrize("crop, own", [
     (big_two_crop(6), True),  # along the edge in 15 of 24 directions, one stroke with the "number": flagged
-    (big_two_crop(5), False),  # 16 directions (RING_WHOLE): a circle
+    (big_two_crop(5), True),  # 16 directions: flagged still
+    (big_two_crop(4), False),  # 18 directions (RING_WHOLE): a circle
     (ring_crop(360, "1"), False),  # a guard ring apart from its number
     (ring_crop(200, "3"), False),  # a hurried ring, 15 directions round, apart from its number
 ])
