@@ -149,9 +149,10 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     whole = (_ink(dark, floor) > 0).astype(np.uint8)
     number = np.zeros_like(whole)
     number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
-    count, labels = cv2.connectedComponents(whole | number, connectivity=8)
+    _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
-    if np.count_nonzero(joined) - np.count_nonzero(number) < EDGE_SHARE * np.count_nonzero(number):
+    own = np.count_nonzero(number)
+    if np.count_nonzero(joined) - own < EDGE_SHARE * own:
         return None
     return np.where(joined, dark, 0.0).astype(np.float32)
 
