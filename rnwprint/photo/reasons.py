@@ -66,17 +66,29 @@ REASONS = {  # the reason as the reader gives it -> its locale key
 
 def said(why: str, lang: str) -> str:
     """`why` (the reader's reasons, "; " between them) in `lang`; a reason this module does not
-    know is left as the reader gave it."""
-    return "; ".join(_said(part, lang) for part in why.split("; ")) if why else why
+    know is left as the reader gave it. A reason may hold "; " itself ("the number runs over the
+    box's edge; read with …"): the longest run of parts that is one reason is said whole."""
+    parts = why.split("; ") if why else []
+    out = []
+    while parts:
+        for end in range(len(parts), 0, -1):
+            if (spoken := _said("; ".join(parts[:end]), lang)) is not None:
+                break
+        else:
+            end, spoken = 1, parts[0]
+        out.append(spoken)
+        parts = parts[end:]
+    return "; ".join(out)
 
 
-def _said(reason: str, lang: str) -> str:
+def _said(reason: str, lang: str) -> str | None:
     for pattern, key in _patterns():
         if m := pattern.fullmatch(reason):
             return t(lang, key).format(*m.groups())
-    return reason
+    return None
 
 
 @functools.cache
 def _patterns() -> list[tuple[re.Pattern, str]]:
-    return [(re.compile("(.+?)".join(map(re.escape, english.split("{}")))), key) for english, key in REASONS.items()]
+    # a value filled in (a number, a share, a colour) holds no "; ": a reason is not read across two
+    return [(re.compile("([^;]+?)".join(map(re.escape, english.split("{}")))), key) for english, key in REASONS.items()]

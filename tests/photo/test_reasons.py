@@ -37,9 +37,22 @@ def test_each_reason_in_english_is_the_reader_s_own_words(english, key):
     assert t("es", key) != english and t("es", key).count("{}") == english.count("{}")
 
 
+@pytest.mark.parametrize("english, key", list(REASONS.items()))
+def test_each_reason_filled_in_is_said_in_spanish_whole_beside_another(english, key):
+    """Some reasons hold "; " themselves ("the number runs over the box's edge; read with its ink
+    out of the box, it is 3"): said whole all the same, alone and between two others."""
+    values = ["7"] * english.count("{}")
+    spanish = t("es", key).format(*values)
+    assert said(english.format(*values), "es") == spanish
+    assert said(f"faint marks; {english.format(*values)}; best guess 40% sure", "es") == \
+        f"marcas tenues; {spanish}; lectura más probable, segura al 40%"
+
+
 @pytest.mark.parametrize("why, spanish", [
     ("best guess 62% sure; read whole, it is 21", "lectura más probable, segura al 62%; leído entero, es 21"),
     ("another network reads 17", "otra red lee 17"),
+    ("the number's strokes run along the box's outline; read with them, it is 2",
+     "los trazos del número van a lo largo del borde de la casilla; leído con ellos, es 2"),
     ("faint marks", "marcas tenues"),
     (circles.OUTLINE_WHY + "; " + light.LIGHT_WHY["grainy"],
      "tinta a lo largo del borde de la casilla: ¿un círculo alrededor de la casilla, que resguarda el número?; "
