@@ -7,6 +7,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 """
 
 from __future__ import annotations
+
 import math
 from dataclasses import dataclass, replace
 
@@ -32,7 +33,7 @@ from rnwprint.photo.light import (  # noqa: F401
     _outline_hidden)
 from rnwprint.photo.printed import (  # noqa: F401
     _PRINTED, REGISTER_MATCH, REGISTER_PAD_MM, REGISTER_SEARCH_MM, _draw_print, _item_bounds, _pack, _printed,
-    Registration, _ring_match, _shift, _unpack, print_around)
+    Registration, _ring_match, _shift, _unpack, of_print, print_around)
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
     _cuts, _short_ways, _split_digits, _two_pieces)
@@ -150,7 +151,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             dark *= gain
         seen.append((cell, shift, light, dark, _grain(dark)))
     seen = _blur_not_covered(seen, hidden_of)
-    near = _near_boxes(sheet) if allows_guarded else {}  # see _round_of
+    near = of_print(raw, "near boxes", lambda: _near_boxes(sheet)) if allows_guarded else {}  # see _round_of
     # a cell's own grain, within GRAIN_SPREAD times the median cell's either way (a number and
     # its guard circle in a coarse photo can cover three quarters of a cell; a cell's print,
     # taken away, leaves no darkness at all)
@@ -261,7 +262,8 @@ def _round_left_out(near: list, cell: Cell, shape: tuple[int, int], px_per_mm: f
 
 
 def _near_boxes(sheet: Sheet) -> dict[str, list]:
-    """Each cell's id: the bounds of the other cells within ROUND_MM of its box (_round_of)."""
+    """Each cell's id: the bounds of the other cells within ROUND_MM of its box (_round_of); the
+    same for every photo of the sheet, kept with its print (separate)."""
     ids = list(sheet.cells)
     bounds = np.array([sheet.cells[cid].bounds for cid in ids])
     reach = ROUND_MM + BORDER_MM
