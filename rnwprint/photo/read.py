@@ -116,6 +116,9 @@ class Written:
     #: the crops (and `apart`) of the number with its strokes along the box's outline, where it
     #: has them (overflow.in_border); else None
     bordered: tuple[list, bool] | None = None
+    #: the crops (and `apart`) of the whole ink, read as a plain number, where the guard circle
+    #: found round it is in one piece with it (OWN_STROKE_WHY: a big number's own strokes?)
+    with_ring: tuple[list, bool] | None = None
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -181,12 +184,12 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             if coarse:
                 floor = COARSE_INK_DARKNESS
                 ink = _ink(dark, floor)
-            why = ""
+            why, with_ring = "", None
             if allows_guarded:
                 whole = ink
                 ink, circled, ringed = _remove_circle(ink, dark, floor)
                 if circled and _number_s_own_stroke(whole, ink):
-                    why = OWN_STROKE_WHY
+                    why, with_ring = OWN_STROKE_WHY, whole
                 elif not circled and (inside := _small_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and not ringed and (inside := _big_circle(ink, dark, floor)) is not None:
@@ -218,7 +221,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                                    None if beyond is None else _split_digits(beyond, cell),
                                    None if tails is None or tails.shape != ink.shape
                                    else _split_digits(np.where(tails, 0, ink), cell),
-                                   None if bordered is None else _split_digits(bordered, cell)))
+                                   None if bordered is None else _split_digits(bordered, cell),
+                                   None if with_ring is None else _split_digits(with_ring, cell)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
@@ -340,12 +344,22 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
              for i, w in enumerate(written) if w.overflowing]
     again += [(i, w.bordered, overflow.along_edge) for i, w in enumerate(written) if w.bordered]
     again += [(i, w.untouched, overflow.untouched) for i, w in enumerate(written) if w.untouched]
-    others = _read_all([replace(written[i], crops=crops, apart=apart) for i, (crops, apart), _ in again])
+    again += [(i, w.with_ring, _ring_or_stroke) for i, w in enumerate(written) if w.with_ring]
+    # (a ring in one piece with its number: the whole ink is read as a plain number)
+    others = _read_all([replace(written[i], crops=crops, apart=apart,
+                                circled=written[i].circled and judge is not _ring_or_stroke)
+                        for i, (crops, apart), judge in again])
     for (i, _, judge), other in zip(again, others):
         mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
     return reads
+
+
+def _ring_or_stroke(guarded: CellRead, plain: CellRead) -> CellRead:
+    """A ring in one piece with the number (OWN_STROKE_WHY): the number read inside it, guarded,
+    and the whole ink read as a plain number; the surer stands, flagged either way."""
+    return guarded if guarded.confidence >= plain.confidence else plain
 
 
 def _read_all(written: list[Written]) -> list[CellRead]:

@@ -268,3 +268,16 @@ def test_a_big_two_along_the_edge_of_a_map_box_is_not_a_sure_guard():
     reads = photo_read.read_cells(page, sheet, PX, True, PX)
     for cid in ("CO", "KS"):
         assert reads[cid].unsure and reads[cid].why == photo_read.OWN_STROKE_WHY, cid
+        # read whole, as written: the "ring" taken off would leave a 1 (its upright) guarded
+        assert reads[cid].value == 2, cid
+
+
+@pytest.mark.parametrize("guarded_sure, kept", [(0.80, 4), (0.95, Guarded(4)), (0.96, Guarded(4))])
+def test_a_ring_in_one_piece_with_its_number_keeps_the_surer_of_the_two_reads(guarded_sure, kept):
+    """Read inside the ring (guarded) and whole as written (plain, here 95 % sure): the surer
+    stands, the guarded one where they are as sure; flagged either way."""
+    why = photo_read.OWN_STROKE_WHY
+    guarded = photo_read.CellRead("CO", Guarded(4), guarded_sure, True, why)
+    plain = photo_read.CellRead("CO", 4, 0.95, True, why)
+    read = photo_read._ring_or_stroke(guarded, plain)
+    assert read.value == kept and read.unsure and read.why == why
