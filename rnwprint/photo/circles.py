@@ -113,6 +113,14 @@ ROUND_FIRST_LOOK, ROUND_SHARP = 0.2, 1.8
 #: (with 9-15 specks round it), the strangers' numbers 0.37 and darker
 ROUND_SPECKS, ROUND_NUMBER_PEN = 16, 0.33
 ROUND_WHY = "a circle round the box: is the number guarded?"
+#: an oval wider or taller than the box crosses it: outside it on two sides, inside it near its
+#: edge on the others, further in than rim_directions looks. Ink round the box with the box's
+#: ink beyond CROSSING_RIM of the half box (2 px or more a direction) in ROUND_SECTORS
+#: directions, where rim_directions' are too few: the number is read as written, flagged (big
+#: digits reach that far too: 0.5-9 plain numbers in a thousand were flagged so on the map
+#: photos of three strangers' hands, MNIST and UCI writers)
+CROSSING_RIM = 0.8
+CROSSING_WHY = "a circle crossing the box's edges: is the number guarded?"
 NOWHERE = np.zeros(24, bool)  # no direction round the box's middle
 
 
@@ -259,6 +267,12 @@ def _rings(ink: np.ndarray) -> bool:
 def _rim_sectors(ink: np.ndarray) -> int:
     """In how many of 24 directions round the box's middle ink lies near its edge."""
     return int(rim_directions(ink).sum())
+
+
+def crossing_directions(ink: np.ndarray) -> np.ndarray:
+    """Which of 24 directions round the box's middle hold ink beyond CROSSING_RIM (2 px or more)."""
+    r, sector = _polar(*ink.shape)
+    return np.bincount(sector[(r >= CROSSING_RIM) & (ink > 0)], minlength=24) >= 2
 
 
 def rim_directions(ink: np.ndarray) -> np.ndarray:

@@ -18,8 +18,8 @@ from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
-    rim_directions)
+    CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
+    crossing_directions, rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead,
@@ -206,12 +206,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 if not circled and not ringed and not why and not light and photo_px_per_mm >= ROUND_SHARP and \
                         pen >= ROUND_NUMBER_PEN and \
                         (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift,
-                                               rim := rim_directions(ink))) and \
-                        _round_circle(*round_of, px_per_mm, rim):
-                    circled, why = True, ROUND_WHY
+                                               crossing := crossing_directions(ink))):
+                    if _round_circle(*round_of, px_per_mm, rim_directions(ink)):
+                        circled, why = True, ROUND_WHY
+                    elif _round_circle(*round_of, px_per_mm, crossing):
+                        why = CROSSING_WHY
                 light = _after_circle(light, ringed, why, grainy)
             beyond = tails = bordered = None
-            if not circled and not why and overflow.reaches_crop_edge(ink):
+            if not circled and why in ("", CROSSING_WHY) and overflow.reaches_crop_edge(ink):
                 beyond, tails = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell,
                                                  px_per_mm, shift, floor)
                 if beyond is None and not coarse:

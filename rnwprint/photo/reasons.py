@@ -12,7 +12,7 @@ import re
 
 from rnwprint.locale import t
 from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_WHY,
-                                    OWN_STROKE_WHY, ROUND_WHY, SMALL_CIRCLE_WHY)
+                                    OWN_STROKE_WHY, ROUND_WHY, CROSSING_WHY, SMALL_CIRCLE_WHY)
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.overflow import EDGE_WHY, INTRUDING_WHY, OVER_WHY
@@ -45,6 +45,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     OFF_TOUCHING_WHY: "reasons.off_touching",
     OUTLINE_WHY: "reasons.outline",
     ROUND_WHY: "reasons.round",
+    CROSSING_WHY: "reasons.crossing",
     OVER_WHY: "reasons.over",
     EDGE_WHY: "reasons.edge",
     INTRUDING_WHY: "reasons.intruding",

@@ -279,4 +279,21 @@ def test_a_heavy_circle_through_the_box_s_top_is_found_in_a_map_page(monkeypatch
     read = photo_read.read_cells(page, sheet, PX, True, PX)["TX"]
     assert isinstance(read.value, Guarded) and read.unsure and read.why == circles.ROUND_WHY
     monkeypatch.setattr(photo_read, "rim_directions", lambda ink: circles.NOWHERE)
-    assert not isinstance(photo_read.read_cells(page, sheet, PX, True, PX)["TX"].value, Guarded)
+    read = photo_read.read_cells(page, sheet, PX, True, PX)["TX"]
+    # the circle's ink inside the box further in than the rim (crossing_directions) still
+    # goes round with it: a circle crossing the box, the number read as written, flagged
+    assert not isinstance(read.value, Guarded) and read.unsure and read.why == circles.CROSSING_WHY
+    monkeypatch.setattr(photo_read, "crossing_directions", lambda ink: circles.NOWHERE)
+    read = photo_read.read_cells(page, sheet, PX, True, PX)["TX"]
+    assert not isinstance(read.value, Guarded) and read.why != circles.CROSSING_WHY
+
+
+def test_the_box_s_ink_crossing_counts_beyond_eight_tenths_of_the_half_box_two_pixels_a_direction():
+    """crossing_directions: ink at 0.8 of the half box or beyond, 2 px or more in a direction
+    (not at 0.75; not 1 px)."""
+    r, sector = circles._polar(56, 56)
+    ink = np.zeros((56, 56), np.float32)
+    for lo, hi, direction, pixels in ((0.80, 0.84, 3, 2), (0.72, 0.78, 9, 6), (0.85, 0.95, 15, 1)):
+        for y, x in np.argwhere((r >= lo) & (r < hi) & (sector == direction))[:pixels]:
+            ink[y, x] = 0.5
+    assert list(np.flatnonzero(circles.crossing_directions(ink))) == [3]
