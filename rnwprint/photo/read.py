@@ -117,7 +117,8 @@ class Written:
     #: has them (overflow.in_border); else None
     bordered: tuple[list, bool] | None = None
     #: the crops (and `apart`) of the whole ink, read as a plain number, where the guard circle
-    #: found round it is in one piece with it (OWN_STROKE_WHY: a big number's own strokes?)
+    #: found round it may be the number's own stroke (OWN_STROKE_WHY: a big number's strokes
+    #: along the box's edge; SMALL_CIRCLE_WHY: a closed 4's or a 6's loop); else None
     with_ring: tuple[list, bool] | None = None
 
     def decide(self, probs: np.ndarray) -> CellRead:
@@ -191,7 +192,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 if circled and _number_s_own_stroke(whole, ink):
                     why, with_ring = OWN_STROKE_WHY, whole
                 elif not circled and (inside := _small_circle(ink, dark, floor)) is not None:
-                    ink, circled, why = inside, True, SMALL_CIRCLE_WHY
+                    ink, circled, why, with_ring = inside, True, SMALL_CIRCLE_WHY, ink
                 elif not circled and not ringed and (inside := _big_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, BIG_CIRCLE_WHY
                 elif not circled and not ringed and (off_centre := _off_centre_circle(ink, dark, floor)):
@@ -347,10 +348,9 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     again += [(i, w.bordered, overflow.along_edge) for i, w in enumerate(written) if w.bordered]
     again += [(i, w.untouched, overflow.untouched) for i, w in enumerate(written) if w.untouched]
     again += [(i, w.with_ring, _ring_or_stroke) for i, w in enumerate(written) if w.with_ring]
-    # (a ring in one piece with its number: the whole ink is read as a plain number)
-    others = _read_all([replace(written[i], crops=crops, apart=apart,
-                                circled=written[i].circled and judge is not _ring_or_stroke)
-                        for i, (crops, apart), judge in again])
+    # each second read is of a plain number (a ring that may be the number's own stroke: the
+    # whole ink; the others are asked only where no circle was found)
+    others = _read_all([replace(written[i], crops=crops, apart=apart, circled=False) for i, (crops, apart), _ in again])
     for (i, _, judge), other in zip(again, others):
         mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
@@ -359,8 +359,8 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
 
 
 def _ring_or_stroke(guarded: CellRead, plain: CellRead) -> CellRead:
-    """A ring in one piece with the number (OWN_STROKE_WHY): the number read inside it, guarded,
-    and the whole ink read as a plain number; the surer stands, flagged either way."""
+    """A ring that may be the number's own stroke (Written.with_ring): the number read inside
+    it, guarded, and the whole ink read as a plain number; the surer stands, flagged either way."""
     return guarded if guarded.confidence >= plain.confidence else plain
 
 

@@ -281,3 +281,37 @@ def test_a_ring_in_one_piece_with_its_number_keeps_the_surer_of_the_two_reads(gu
     plain = photo_read.CellRead("CO", 4, 0.95, True, why)
     read = photo_read._ring_or_stroke(guarded, plain)
     assert read.value == kept and read.unsure and read.why == why
+
+
+def test_a_six_s_loop_taken_for_a_small_circle_is_read_as_the_six_and_a_small_circle_guards():
+    """On a crafted Rolling America page: a held-out 6 as big as the box (its loop looks like a
+    circle inside the box) reads 6, not guarded; a 3 and a 2 with a real circle drawn round
+    them inside the box read guarded; all four flagged, "a circle inside the box"."""
+    from support.crafted import PX, blank_page, held_out_number, inside
+
+    from rnwprint.games import GAMES
+
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = blank_page(sheet)
+
+    def write(cid: str, ink: np.ndarray) -> None:
+        c0, r0, c1, r1 = inside(sheet.cells[cid])
+        page[r0:r1, c0:c1] = (page[r0:r1, c0:c1] * (1 - np.clip(ink * 1.2, 0, 1))).astype(np.uint8)
+
+    for cid in ("CO", "UT"):
+        c0, r0, c1, r1 = inside(sheet.cells[cid])
+        six = held_out_number(6, 0, 0, (0, 0))
+        write(cid, cv2.resize(six[np.flatnonzero(six.any(axis=1))], (c1 - c0, r1 - r0)))
+    for cid, number in (("TX", 3), ("NV", 2)):
+        c0, r0, c1, r1 = inside(sheet.cells[cid])
+        w, h = c1 - c0, r1 - r0
+        ink = np.zeros((h, w), np.float32)
+        digit = cv2.resize(held_out_number(number, 0, 1, (4, 4)), (int(w * 0.5), int(h * 0.55)))
+        y, x = (h - digit.shape[0]) // 2, (w - digit.shape[1]) // 2
+        ink[y:y + digit.shape[0], x:x + digit.shape[1]] = digit
+        cv2.ellipse(ink, (w // 2, h // 2), (int(w * 0.36), int(h * 0.38)), 0, 0, 360, 1.0, 3)
+        write(cid, ink)
+    reads = photo_read.read_cells(page, sheet, PX, True, PX)
+    expected = {"CO": 6, "UT": 6, "TX": Guarded(3), "NV": Guarded(2)}
+    assert {cid: reads[cid].value for cid in expected} == expected
+    assert all(reads[cid].unsure and reads[cid].why == photo_read.SMALL_CIRCLE_WHY for cid in expected)
