@@ -8,6 +8,7 @@ Sheet it was printed from, so each cell's box is known exactly.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -107,19 +108,13 @@ class Written:
     why: str = ""  # a reason to flag whatever is read (a guard circle drawn smaller than the box)
     small: bool = False  # a circled number in a photo coarser than advised: see SMALL_SURE
     pen: float = 0.0  # how dark its strokes are: see FAINT_AMONG
-    #: the crops (and `apart`) of the number with its ink out of the box, where it runs over
-    #: the box's edge (overflow.outside); else None
-    overflowing: tuple[list, bool] | None = None
-    #: the crops (and `apart`) without the ink another box's number reaches into the cell with
-    #: (overflow.INTRUDING_SHARE); else None
-    untouched: tuple[list, bool] | None = None
-    #: the crops (and `apart`) of the number with its strokes along the box's outline, where it
-    #: has them (overflow.in_border); else None
-    bordered: tuple[list, bool] | None = None
-    #: the crops (and `apart`) of the whole ink, read as a plain number, where the guard circle
-    #: found round it may be the number's own stroke (OWN_STROKE_WHY: a big number's strokes
-    #: along the box's edge; SMALL_CIRCLE_WHY: a closed 4's or a 6's loop); else None
-    with_ring: tuple[list, bool] | None = None
+    #: the cell read a second way as a plain number, each (crops, apart, judge): the judge
+    #: weighs the first read against this one (read_cells). With its ink out of the box, where
+    #: it runs over the box's edge (overflow.outside, judged); with its strokes along the box's
+    #: outline (overflow.in_border, along_edge); without the ink another box's number reaches in
+    #: with (overflow.INTRUDING_SHARE, untouched); the whole ink, where the guard circle found
+    #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke)
+    again: tuple = ()
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -185,14 +180,15 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             if coarse:
                 floor = COARSE_INK_DARKNESS
                 ink = _ink(dark, floor)
-            why, with_ring = "", None
+            why, again = "", []
             if allows_guarded:
                 whole = ink
                 ink, circled, ringed = _remove_circle(ink, dark, floor)
                 if circled and _number_s_own_stroke(whole, ink):
-                    why, with_ring = OWN_STROKE_WHY, whole
+                    why, again = OWN_STROKE_WHY, [(whole, _ring_or_stroke)]
                 elif not circled and (inside := _small_circle(ink, dark, floor)) is not None:
-                    ink, circled, why, with_ring = inside, True, SMALL_CIRCLE_WHY, ink
+                    again = [(ink, _ring_or_stroke)]
+                    ink, circled, why = inside, True, SMALL_CIRCLE_WHY
                 elif not circled and not ringed and (inside := _big_circle(ink, dark, floor)) is not None:
                     ink, circled, why = inside, True, BIG_CIRCLE_WHY
                 elif not circled and not ringed and (off_centre := _off_centre_circle(ink, dark, floor)):
@@ -213,19 +209,19 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     elif _round_circle(*round_of, px_per_mm, crossing):
                         why = CROSSING_WHY
                 light = _after_circle(light, ringed, why, grainy)
-            beyond = tails = bordered = None
             if not circled and why in ("", CROSSING_WHY) and overflow.reaches_crop_edge(ink):
                 beyond, tails = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell,
                                                  px_per_mm, shift, floor)
-                if beyond is None and not coarse:
-                    bordered = overflow.in_border(page, raw, printed, cell, px_per_mm, shift, floor, ink)
+                if beyond is not None:
+                    again.append((beyond, functools.partial(overflow.judged, coarse=coarse)))
+                elif not coarse and (bordered := overflow.in_border(page, raw, printed, cell, px_per_mm, shift,
+                                                                    floor, ink)) is not None:
+                    again.append((bordered, overflow.along_edge))
+                if tails is not None and tails.shape == ink.shape:
+                    again.append((np.where(tails, 0, ink), overflow.untouched))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
-                                   None if beyond is None else _split_digits(beyond, cell),
-                                   None if tails is None or tails.shape != ink.shape
-                                   else _split_digits(np.where(tails, 0, ink), cell),
-                                   None if bordered is None else _split_digits(bordered, cell),
-                                   None if with_ring is None else _split_digits(with_ring, cell)))
+                                   tuple((*_split_digits(other, cell), judge) for other, judge in again)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
     return reads, _faint_among(written)
@@ -340,18 +336,11 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
     """Read every cell of `sheet` from the rectified grey `page`."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
     mine = _read_all(written)
-    # cells read a second way too (with their ink out of the box; without a neighbour's tail),
-    # all in one batch, each judged against its first read
-    coarse = photo_px_per_mm < COARSE_BELOW
-    again = [(i, w.overflowing, lambda first, other: overflow.judged(first, other, coarse))
-             for i, w in enumerate(written) if w.overflowing]
-    again += [(i, w.bordered, overflow.along_edge) for i, w in enumerate(written) if w.bordered]
-    again += [(i, w.untouched, overflow.untouched) for i, w in enumerate(written) if w.untouched]
-    again += [(i, w.with_ring, _ring_or_stroke) for i, w in enumerate(written) if w.with_ring]
-    # each second read is of a plain number (a ring that may be the number's own stroke: the
-    # whole ink; the others are asked only where no circle was found)
-    others = _read_all([replace(written[i], crops=crops, apart=apart, circled=False) for i, (crops, apart), _ in again])
-    for (i, _, judge), other in zip(again, others):
+    # cells read a second way too (Written.again), as plain numbers, all in one batch, each
+    # judged against the read so far
+    again = [(i, crops, apart, judge) for i, w in enumerate(written) for crops, apart, judge in w.again]
+    others = _read_all([replace(written[i], crops=crops, apart=apart, circled=False) for i, crops, apart, _ in again])
+    for (i, *_, judge), other in zip(again, others):
         mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
@@ -359,7 +348,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
 
 
 def _ring_or_stroke(guarded: CellRead, plain: CellRead) -> CellRead:
-    """A ring that may be the number's own stroke (Written.with_ring): the number read inside
+    """A ring that may be the number's own stroke (Written.again): the number read inside
     it, guarded, and the whole ink read as a plain number; the surer stands, flagged either way."""
     return guarded if guarded.confidence >= plain.confidence else plain
 
