@@ -18,6 +18,10 @@ from rnwprint.photo.printed import AROUND_MM
 OVER_MM = AROUND_MM  # how far out of the box the ink is followed (the print is drawn that far)
 OUTLINE_MM = 0.5  # ink out of the box by no more than this may be the printed outline's residue
 PRINT_NEAR_MM = 0.3  # out of the box, ink this near the sheet's print may be the print's residue
+#: a line along the box's edge outside it is kept as the number's own stroke (outside's
+#: `along`) only this far from other print: a map's border or coast drawn beside the box, its
+#: trace left by the print's removal, lies along the box too
+ALONG_PRINT_MM = 1.0
 #: ink out of the box counts where it starts this near ink inside that reaches the crop's edge
 #: (across the border left out of every cell and the outline)
 REACH_MM = BORDER_MM + OUTLINE_MM + 0.4
@@ -51,14 +55,15 @@ def _disc(mm: float, px_per_mm: float) -> np.ndarray:
 
 
 def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start: np.ndarray,
-                 px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+                 px_per_mm: float, along: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The pieces of ink `out` of the box that carry on strokes of the ink `inside` it: each
     starting within REACH_MM of inside ink at the crop's edge (`at_edge`); across the box's
     edge, not along it (no more of it in the first START_MM out of the box, `start`, than a
     stroke or two crossing it would leave: FOOT_MM wide); ending within OVER_MM of the box;
     and no bigger than the inside pieces it starts by (a piece going on further, or bigger,
     is more likely another box's number reaching into this one); and the pieces inside that such
-    a piece joins, where they are less than INTRUDING_SHARE of the ink inside (its tail)."""
+    a piece joins, where they are less than INTRUDING_SHARE of the ink inside (its tail).
+    `along`: the pieces along the box's edge instead of across it."""
     count, labels = cv2.connectedComponents(out.astype(np.uint8), connectivity=8)
     _, pieces = cv2.connectedComponents(inside.astype(np.uint8), connectivity=8)
     piece_size = np.bincount(pieces.ravel())
@@ -70,7 +75,7 @@ def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start
         if k == 0:
             continue
         mine = labels == k
-        if (mine & start).sum() > FOOT_MM * START_MM * px_per_mm ** 2:
+        if ((mine & start).sum() > FOOT_MM * START_MM * px_per_mm ** 2) != along:
             continue  # along the box rather than across its edge: the print's residue
         near = np.unique(pieces[(cv2.dilate(mine.astype(np.uint8), reach) > 0) & at_edge])
         joined = piece_size[near[near > 0]].sum()
@@ -81,14 +86,16 @@ def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start
 
 
 def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.ndarray, cell: Cell,
-            px_per_mm: float, shift: tuple[int, int], floor: float) -> tuple[np.ndarray | None, np.ndarray | None]:
+            px_per_mm: float, shift: tuple[int, int], floor: float, along: bool = False) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Where the number in `cell` has more than OVER_SHARE of its ink (against the ink inside)
     more than OUTLINE_MM out of its box, within OVER_MM of it: the whole number's ink
     (darkness, over the box grown by OVER_MM; the pen where it crosses the outline, taken away
     with the print, drawn back); else None. Ink out of the box counts where it carries on the
     strokes inside (_own_strokes), away from the sheet's print (`around`: printed.print_around).
     With it, where another box's number reaches into the cell's crop (see INTRUDING_SHARE): a
-    boolean mask of the crop, or None."""
+    boolean mask of the crop, or None. `along`: the number with the strokes it runs along the
+    box's edge outside it instead (a big Z-like 2's foot), away from other print by
+    ALONG_PRINT_MM, wherever they add OVER_SHARE of its ink."""
     box = grown(cell, OVER_MM + BORDER_MM)
     r0, _, c0, _ = _cell_crop(box, px_per_mm)
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
@@ -104,12 +111,15 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
         return r[:, None] & c[None, :]
 
     inside = ink & within(-BORDER_MM)
-    near_print = cv2.dilate(around[r0:r0 + h, c0:c0 + w], _disc(PRINT_NEAR_MM, px_per_mm)) > 0
+    near = around[r0:r0 + h, c0:c0 + w]
+    if along:  # the print beyond the box's outline, where its residue lies along the box
+        near = near & ~within(OUTLINE_MM)
+    near_print = cv2.dilate(near, _disc(ALONG_PRINT_MM if along else PRINT_NEAR_MM, px_per_mm)) > 0
     out = ink & ~within(OUTLINE_MM) & ~near_print
     if not inside.any() or not out.any():
         return None, None
     away, tails = _own_strokes(inside, out, inside & ~within(-BORDER_MM - OUTLINE_MM),
-                               within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm)
+                               within(OUTLINE_MM + START_MM) & ~within(OUTLINE_MM), px_per_mm, along)
     a0, a1, b0, b1 = _cell_crop(cell, px_per_mm)  # the cell's own crop, within this one
     tails = tails[a0 - r0:a1 - r0, b0 - c0:b1 - c0] if tails.any() else None
     if away.sum() <= OVER_SHARE * inside.sum():
@@ -178,6 +188,18 @@ def along_edge(inside: CellRead, whole: CellRead) -> CellRead:
         return inside
     surer = whole if inside.unsure and whole.confidence > inside.confidence else inside
     return replace(surer, unsure=True, why=EDGE_WHY.format(whole.value))
+
+
+ALONG_WHY = "the number's strokes run along the box's edge outside it; read with them, it is {}"
+
+
+def along_outside(read: CellRead, whole: CellRead) -> CellRead:
+    """A number read from the box alone (`read`) and with strokes along its edge outside it
+    (`whole`): flagged where the two differ."""
+    if whole.value == read.value:
+        return read
+    earlier = read.why if read.unsure else ""
+    return replace(read, unsure=True, why="; ".join(filter(None, (earlier, ALONG_WHY.format(whole.value)))))
 
 
 def untouched(read: CellRead, alone: CellRead) -> CellRead:

@@ -72,6 +72,7 @@ BOTH_SURE = 0.72
 #: more flagged (BENCHMARKS.md, "The pair reader checks numbers in one piece too")
 OTHER_SURE = 0.5
 WHY_OTHER = "another network reads {}"
+PALE_ROUND_WHY = "ink round the box, a circle or the photo's grain: is the number guarded?"
 #: a cell read less surely than this is read by the convolutional networks too, and their
 #: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
 #: batch of 20: some 60 ms more for a Roll to the Top photo if asked about every cell)
@@ -111,7 +112,8 @@ class Written:
     #: the cell read a second way as a plain number, each (crops, apart, judge): the judge
     #: weighs the first read against this one (read_cells). With its ink out of the box, where
     #: it runs over the box's edge (overflow.outside, judged); with its strokes along the box's
-    #: outline (overflow.in_border, along_edge); without the ink another box's number reaches in
+    #: outline (overflow.in_border, along_edge); with its strokes along the box's edge outside it
+    #: (overflow.outside's `along`, along_outside); without the ink another box's number reaches in
     #: with (overflow.INTRUDING_SHARE, untouched); the whole ink, where the guard circle found
     #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke)
     again: tuple = ()
@@ -200,23 +202,27 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         ink, circled, why = inside, True, OUTLINE_WHY
                 elif not circled and ringed and cell.low > 0:  # an empty ring, and no 0 to be written here
                     why = EMPTY_RING_WHY
-                if not circled and not ringed and not why and not light and photo_px_per_mm >= ROUND_SHARP and \
-                        pen >= ROUND_NUMBER_PEN and \
+                if not circled and not ringed and not why and light in ("", "grainy") and photo_px_per_mm >= ROUND_SHARP and \
                         (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift,
                                                crossing := crossing_directions(ink))):
+                    # a pale number's cell, or a grainy one, may have the grain round it come together
+                    trusted = not light and pen >= ROUND_NUMBER_PEN
                     if _round_circle(*round_of, px_per_mm, rim_directions(ink)):
-                        circled, why = True, ROUND_WHY
-                    elif _round_circle(*round_of, px_per_mm, crossing):
+                        circled, why = (True, ROUND_WHY) if trusted else (False, PALE_ROUND_WHY)
+                    elif trusted and _round_circle(*round_of, px_per_mm, crossing):
                         why = CROSSING_WHY
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY) and overflow.reaches_crop_edge(ink):
-                beyond, tails = overflow.outside(page, raw, printed, print_around(sheet, px_per_mm), cell,
-                                                 px_per_mm, shift, floor)
+                print_near = print_around(sheet, px_per_mm)
+                beyond, tails = overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift, floor)
                 if beyond is not None:
                     again.append((beyond, functools.partial(overflow.judged, coarse=coarse)))
                 elif not coarse and (bordered := overflow.in_border(page, raw, printed, cell, px_per_mm, shift,
                                                                     floor, ink)) is not None:
                     again.append((bordered, overflow.along_edge))
+                if beyond is None and not coarse and (along := overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift,
+                                                                  floor, along=True)[0]) is not None:
+                    again.append((along, overflow.along_outside))
                 if tails is not None and tails.shape == ink.shape:
                     again.append((np.where(tails, 0, ink), overflow.untouched))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,

@@ -15,9 +15,9 @@ from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_W
                                     OWN_STROKE_WHY, ROUND_WHY, CROSSING_WHY, SMALL_CIRCLE_WHY)
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
-from rnwprint.photo.overflow import EDGE_WHY, INTRUDING_WHY, OVER_WHY
+from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
-from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+from rnwprint.photo.read import FAINT_AMONG_WHY, PALE_ROUND_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
 
 # the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
 WHY_DOT_OR_FILL = "dot or fill?"
@@ -45,9 +45,11 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     OFF_TOUCHING_WHY: "reasons.off_touching",
     OUTLINE_WHY: "reasons.outline",
     ROUND_WHY: "reasons.round",
+    PALE_ROUND_WHY: "reasons.pale_round",
     CROSSING_WHY: "reasons.crossing",
     OVER_WHY: "reasons.over",
     EDGE_WHY: "reasons.edge",
+    ALONG_WHY: "reasons.along",
     INTRUDING_WHY: "reasons.intruding",
     OWN_STROKE_WHY: "reasons.own_stroke",
     LIGHT_WHY["dark"]: "reasons.dark",

@@ -213,19 +213,35 @@ def test_circles_round_the_box_are_not_lost_in_a_photo(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("photo_px_per_mm, guarded, ink, asked", [
     (8.0, True, 40, True), (1.8, True, 40, True), (1.75, True, 40, False), (8.0, False, 40, False),
-    (8.0, True, 146, True), (8.0, True, 155, False)])
+    (8.0, True, 146, True), (8.0, True, 155, True)])
 def test_round_the_box_is_looked_at_in_a_sharp_photo_of_a_sheet_with_guards(monkeypatch, photo_px_per_mm, guarded, ink, asked):
     """A plain 4 (grey level `ink` on paper of 225) on a page at 8 px/mm: the ink round its box
     is looked at in a photo that saw the page at 1.8 px/mm or more (in a coarser one every box
-    is flagged), only on a sheet whose numbers may be guarded, and only round a number at least
-    0.33 darker than the paper (146: 0.35; 155: 0.31, as dark as a grainy photo's grain taken
-    for a number)."""
+    is flagged), only on a sheet whose numbers may be guarded; round a pale number too (155:
+    0.31 darker than the paper, as dark as a grainy photo's grain taken for a number; see
+    below)."""
     sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
     page = page_with_a_4(sheet, "TX", ink)
     asked_about = []
     monkeypatch.setattr(photo_read, "_round_of", lambda page, raw, printed, near, cell, *_: asked_about.append(cell.id))
     photo_read.separate(page, sheet, PX, guarded, photo_px_per_mm)
     assert len(asked_about) == (1 if asked else 0)
+
+
+@pytest.mark.parametrize("ink, circled, why", [
+    (40, True, photo_read.ROUND_WHY),  # a number as dark as a pen's: read guarded, flagged
+    (146, True, photo_read.ROUND_WHY),  # 0.35 darker than the paper
+    (155, False, photo_read.PALE_ROUND_WHY),  # 0.31: the grain round it may come together as a ring
+])
+def test_ink_round_a_pale_number_s_box_is_flagged_not_read_as_a_guard(monkeypatch, ink, circled, why):
+    """A circle round the box of a number paler than ROUND_NUMBER_PEN (a pencil's, or a dim
+    photo's): in a grainy photo the grain round such a box comes together as a ring, so the
+    number is read as written, flagged; a darker one's circle guards it."""
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    monkeypatch.setattr(photo_read, "_round_of", lambda *_: (None, None))  # a first look past
+    monkeypatch.setattr(photo_read, "_round_circle", lambda *_: True)
+    _, written = photo_read.separate(page_with_a_4(sheet, "TX", ink), sheet, PX, True, 8.0)
+    assert [(w.circled, w.why) for w in written if w.cell.id == "TX"] == [(circled, why)]
 
 
 def sector_at(degrees: float) -> int:

@@ -96,3 +96,56 @@ def test_a_coarse_photo_s_border_is_not_read():
     sheet, page = map_page_with_z_two("IL")
     got = photo_read.read_cells(page, sheet, crafted.PX, True, photo_read.COARSE_BELOW - 0.1)["IL"]
     assert "outline" not in got.why
+
+
+def whole_with_strokes_along(*strokes) -> np.ndarray | None:
+    page, raw, printed, around = page_with(*strokes)
+    return overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR, along=True)[0]
+
+
+#: a Z-like 2 bigger than its box: its top bar inside the box, its foot 0.9 mm below the box's
+#: bottom edge, along it
+Z_TWO_OVER = [(12.0, 12.0), (18.0, 12.0), (12.0, 20.9), (18.0, 20.9)]
+
+
+def test_a_foot_along_the_outside_of_the_box_s_edge_is_read_with_the_number():
+    """Followed out of the box, a stroke along the box's edge is the print's residue
+    (test_photo_overflow); read again with such strokes kept, the foot is there: 4.5 mm of
+    bar 0.9 mm below the box (the crop starts 8 mm down and in: row 103, columns 32-80)."""
+    page, raw, printed, around = page_with(Z_TWO_OVER)
+    assert overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)[0] is None
+    number = whole_with_strokes_along(Z_TWO_OVER)
+    assert number is not None
+    foot = (number[100:107] > 0).any(axis=0)
+    assert 30 <= np.flatnonzero(foot).min() <= 36 and np.flatnonzero(foot).max() >= 78
+    assert (number[30:34] > 0).sum(axis=1).max() > 40  # the top bar, inside the box (row 32)
+
+
+def test_a_number_inside_its_box_has_no_strokes_along_its_edge():
+    assert whole_with_strokes_along([(15.0, 12.0), (15.0, 18.0)]) is None
+    assert whole_with_strokes_along([(15.0, 12.0), (15.0, 19.5)], [(18.0, 22.5), (23.0, 22.5)]) is None  # apart
+
+
+@pytest.mark.parametrize("first, again, value, flagged", [
+    (read(1, 0.97), read(1, 0.9), 1, False),  # the same number: the box's read stands
+    (read(1, 0.97), read(2, 0.99), 1, True),  # another: flagged, naming it
+    (read(1, 0.6, True), read(2, 0.9), 1, True),  # unsure already: its reason kept, this one added
+])
+def test_a_read_with_the_strokes_along_the_edge_is_judged(first, again, value, flagged):
+    judged = overflow.along_outside(first, again)
+    assert (judged.value, judged.unsure) == (value, flagged)
+    if flagged:
+        assert judged.why.endswith("the number's strokes run along the box's edge outside it; read with them, it is 2")
+        assert judged.why.startswith("some reason") == first.unsure
+
+
+def test_a_z_like_two_over_a_map_box_s_foot_is_no_sure_one():
+    """A Z-like 2 written bigger than its map box, its foot along the outside of the box's
+    bottom edge (a big hand's 2, read from the box alone as a sure 1): flagged."""
+    sheet = GAMES["rolling-america"].build("us", "en", "a4")
+    page = crafted.blank_page(sheet)
+    x0, y0, x1, y1 = sheet.cells["KS"].bounds
+    z = [(x0 + 1.5, y0 + 1.5), (x1 - 1.5, y0 + 1.5), (x0 + 1.5, y1 + 0.9), (x1 - 1.0, y1 + 0.9)]
+    cv2.polylines(page, [(np.array(z) * crafted.PX).astype(np.int32)], False, crafted.PEN, 5)
+    got = photo_read.read_cells(cv2.GaussianBlur(page, (0, 0), 0.7), sheet, crafted.PX, True, crafted.PX)["KS"]
+    assert got.unsure and "along the box's edge outside it" in got.why
