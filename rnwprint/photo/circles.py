@@ -112,6 +112,10 @@ ROUND_FIRST_LOOK, ROUND_SHARP = 0.2, 1.8
 #: fainter than ROUND_NUMBER_PEN: grain in an empty box taken for a number is 0.17-0.30 dark
 #: (with 9-15 specks round it), the strangers' numbers 0.37 and darker
 ROUND_SPECKS, ROUND_NUMBER_PEN = 16, 0.33
+#: a circle round the box among up to ROUND_SPECKS_FLAGGED specks is flagged, not read as a
+#: guard (a 2 MP photo's circle breaks into 16-19 specks; the grain round the numbers of the
+#: dim photos of hand F: 37-87)
+ROUND_SPECKS_FLAGGED = 32
 ROUND_WHY = "a circle round the box: is the number guarded?"
 #: an oval wider or taller than the box crosses it: outside it on two sides, inside it near its
 #: edge on the others, further in than rim_directions looks. Ink round the box with the box's
@@ -436,16 +440,17 @@ def _rim(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     return dx * dx + dy * dy, sector
 
 
-def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float, rim=NOWHERE) -> bool:
+def _round_circle(around: np.ndarray, left_out: np.ndarray, px_per_mm: float, rim=NOWHERE,
+                  specks: int = ROUND_SPECKS) -> bool:
     """A guard circle round the box, clear of it or partly inside it (see ROUND_SECTORS).
     `around`: the darkness of the box grown by ROUND_MM each way (the print taken away), whose
     middle is the box's; `left_out`: where no circle is looked for (the box and other boxes);
     `rim`: the directions in which the box holds ink near its edge (rim_directions), the rest
     of such a circle. Not where the ink round the box holds ROUND_SPECKS specks or more (a
-    grainy photo's grain)."""
+    grainy photo's grain; or `specks`)."""
     pen = ~left_out & (_ink(around, max(INK_DARKNESS, _grain(around))) > 0)
     areas = cv2.connectedComponentsWithStats(pen.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
-    if (areas < OUTLINE_PIECE_MM2 * px_per_mm ** 2).sum() >= ROUND_SPECKS:
+    if (areas < OUTLINE_PIECE_MM2 * px_per_mm ** 2).sum() >= specks:
         return False
     return _goes_round(pen, px_per_mm, rim=rim)
 

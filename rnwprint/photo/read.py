@@ -19,7 +19,7 @@ from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
+    CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_SPECKS_FLAGGED, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
     crossing_directions, rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
@@ -205,14 +205,17 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 if not circled and not ringed and not why and light in ("", "grainy") and photo_px_per_mm >= ROUND_SHARP and \
                         (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift,
                                                crossing := crossing_directions(ink))):
-                    # a pale number's cell, or a grainy one, may have the grain round it come together
+                    # a pale number's cell, or a grainy one, may have the grain round it come together:
+                    # a circle found there, or among specks, is flagged, not read as a guard
                     trusted = not light and pen >= ROUND_NUMBER_PEN
-                    if _round_circle(*round_of, px_per_mm, rim_directions(ink)):
+                    if _round_circle(*round_of, px_per_mm, rim := rim_directions(ink)):
                         circled, why = (True, ROUND_WHY) if trusted else (False, PALE_ROUND_WHY)
                     elif trusted and _round_circle(*round_of, px_per_mm, crossing):
                         why = CROSSING_WHY
+                    elif _round_circle(*round_of, px_per_mm, rim, specks=ROUND_SPECKS_FLAGGED):
+                        why = PALE_ROUND_WHY
                 light = _after_circle(light, ringed, why, grainy)
-            if not circled and why in ("", CROSSING_WHY) and overflow.reaches_crop_edge(ink):
+            if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
                 print_near = print_around(sheet, px_per_mm)
                 beyond, tails = overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift, floor)
                 if beyond is not None:
@@ -220,7 +223,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 elif not coarse and (bordered := overflow.in_border(page, raw, printed, cell, px_per_mm, shift,
                                                                     floor, ink)) is not None:
                     again.append((bordered, overflow.along_edge))
-                if beyond is None and not coarse and (along := overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift,
+                if beyond is None and (along := overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift,
                                                                   floor, along=True)[0]) is not None:
                     again.append((along, overflow.along_outside))
                 if tails is not None and tails.shape == ink.shape:

@@ -95,11 +95,13 @@ def test_pieces_of_ink_round_the_box_count_from_half_a_square_millimetre(side, f
     assert circles._round_circle(dark, box_left_out(), PX) == found
 
 
-@pytest.mark.parametrize("specks, found", [(15, True), (16, False)])
-def test_a_circle_among_16_specks_or_more_is_taken_for_grain(specks, found):
+@pytest.mark.parametrize("specks, found, found_flagged", [(15, True, True), (16, False, True), (30, False, True),
+                                                         (34, False, False)])
+def test_a_circle_among_16_specks_or_more_is_taken_for_grain(specks, found, found_flagged):
     """A whole circle round the box with `specks` dots of 3 px square (9 px, under half a square
     millimetre) strewn round it: up to 15 it is a circle; from 16 the ink round the box is a
-    grainy photo's grain come together, and no circle is told."""
+    grainy photo's grain come together, and no circle is told for sure (but one is among up to
+    31, ROUND_SPECKS_FLAGGED: the number is then flagged, see below; two of 34 dots placed touch)."""
     dark = round_window()
     rng = np.random.default_rng(5)
     placed = 0
@@ -109,6 +111,7 @@ def test_a_circle_among_16_specks_or_more_is_taken_for_grain(specks, found):
             dark[y:y + 3, x:x + 3] = 0.6
             placed += 1
     assert circles._round_circle(dark, box_left_out(), PX) == found
+    assert circles._round_circle(dark, box_left_out(), PX, specks=circles.ROUND_SPECKS_FLAGGED) == found_flagged
 
 
 def test_specks_do_not_carry_an_arc_round():
@@ -207,7 +210,7 @@ def test_circles_round_the_box_are_not_lost_in_a_photo(tmp_path, monkeypatch):
     assert len(circled) == 17 and lost(reads) == []
     assert [cid for cid in circled if reads[cid].why == photo_read.ROUND_WHY and reads[cid].value == marks[cid]]
     assert not [cid for cid, read in reads.items() if isinstance(read.value, Guarded) and cid not in circled]
-    monkeypatch.setattr(photo_read, "_round_circle", lambda *_: False)
+    monkeypatch.setattr(photo_read, "_round_circle", lambda *_, **__: False)
     assert lost(read_photo(photo).reads) == circled
 
 
@@ -242,6 +245,17 @@ def test_ink_round_a_pale_number_s_box_is_flagged_not_read_as_a_guard(monkeypatc
     monkeypatch.setattr(photo_read, "_round_circle", lambda *_: True)
     _, written = photo_read.separate(page_with_a_4(sheet, "TX", ink), sheet, PX, True, 8.0)
     assert [(w.circled, w.why) for w in written if w.cell.id == "TX"] == [(circled, why)]
+
+
+def test_a_circle_round_the_box_among_specks_is_flagged_not_read_as_a_guard(monkeypatch):
+    """A circle round a dark number's box found only among ROUND_SPECKS specks or more (up to
+    ROUND_SPECKS_FLAGGED: a 2 MP photo's circle breaks into specks as grain does): the number
+    is read as written, flagged."""
+    sheet = GAMES["rolling-america"].build(GAMES["rolling-america"].variants[0], "en", "a4")
+    monkeypatch.setattr(photo_read, "_round_of", lambda *_: (None, None))
+    monkeypatch.setattr(photo_read, "_round_circle", lambda *_, specks=circles.ROUND_SPECKS: specks == circles.ROUND_SPECKS_FLAGGED)
+    _, written = photo_read.separate(page_with_a_4(sheet, "TX", 40), sheet, PX, True, 8.0)
+    assert [(w.circled, w.why) for w in written if w.cell.id == "TX"] == [(False, photo_read.PALE_ROUND_WHY)]
 
 
 def sector_at(degrees: float) -> int:

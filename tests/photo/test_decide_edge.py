@@ -126,6 +126,16 @@ def test_a_number_inside_its_box_has_no_strokes_along_its_edge():
     assert whole_with_strokes_along([(15.0, 12.0), (15.0, 19.5)], [(18.0, 22.5), (23.0, 22.5)]) is None  # apart
 
 
+@pytest.mark.parametrize("apart, kept", [(1.2, False), (1.6, True)])
+def test_a_line_along_the_box_near_other_print_is_that_print_s_trace(apart, kept):
+    """A map border printed below the box, parallel to the foot `apart` mm from it: within
+    ALONG_PRINT_MM of the foot's edge (a 0.5 mm pen, the print widened to 0.6 mm: 1.2 mm apart
+    leaves 0.65 mm between them) the foot may be the border's trace; 1.6 mm apart (1.05 mm between) the pen's."""
+    page, raw, printed, around = page_with(Z_TWO_OVER, print_too=[[(11.0, 20.9 + apart), (19.0, 20.9 + apart)]])
+    number = overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR, along=True)[0]
+    assert (number is not None and bool((number[100:107] > 0).any())) is kept
+
+
 @pytest.mark.parametrize("first, again, value, flagged", [
     (read(1, 0.97), read(1, 0.9), 1, False),  # the same number: the box's read stands
     (read(1, 0.97), read(2, 0.99), 1, True),  # another: flagged, naming it
