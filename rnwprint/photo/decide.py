@@ -3,7 +3,7 @@ that is, and whether a tick box is ticked (split out of read.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,12 @@ class CellRead:
     light: str = ""  # "dark", "grainy" or "bright": the photo's light left too little to read for sure here;
     # "covered": its print is hidden (a finger over it?); "outside": the box runs out of the photo
 
+
+
+def flagged(read: CellRead, why: str) -> CellRead:
+    """`read` flagged for `why`, beside the reason it may already have."""
+    earlier = read.why if read.unsure else ""
+    return replace(read, unsure=True, why="; ".join(filter(None, (earlier, why))))
 
 
 def _tick(cell: Cell, share: float) -> CellRead:

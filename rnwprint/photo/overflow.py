@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Cell
-from rnwprint.photo.decide import CellRead
+from rnwprint.photo.decide import CellRead, flagged
 from rnwprint.photo.ink import BORDER_MM, _cell_crop, _darkness, _ink
 from rnwprint.photo.printed import AROUND_MM
 
@@ -196,10 +196,7 @@ ALONG_WHY = "the number's strokes run along the box's edge outside it; read with
 def along_outside(read: CellRead, whole: CellRead) -> CellRead:
     """A number read from the box alone (`read`) and with strokes along its edge outside it
     (`whole`): flagged where the two differ."""
-    if whole.value == read.value:
-        return read
-    earlier = read.why if read.unsure else ""
-    return replace(read, unsure=True, why="; ".join(filter(None, (earlier, ALONG_WHY.format(whole.value)))))
+    return read if whole.value == read.value else flagged(read, ALONG_WHY.format(whole.value))
 
 
 def untouched(read: CellRead, alone: CellRead) -> CellRead:

@@ -23,7 +23,7 @@ from rnwprint.photo.circles import (  # noqa: F401
     crossing_directions, rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
-    WHY_SHORT, CellRead,
+    WHY_SHORT, CellRead, flagged,
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
@@ -486,7 +486,7 @@ def _checked_whole(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
         why = WHY_CUT.format(value) if sure > read.confidence else WHY_WHOLE.format(number)
         if sure > read.confidence:
             read = replace(read, value=Guarded(number) if isinstance(read.value, Guarded) else number, confidence=sure)
-        return _flagged(read, why)
+        return flagged(read, why)
     if read.unsure and sure >= WHOLE_SURE and not w.why and read.why.startswith(WHOLE_SETTLES):
         return replace(read, unsure=False, why="")
     return read
@@ -517,7 +517,7 @@ def _checked_other(read: CellRead, w: Written, whole: tuple[np.ndarray, np.ndarr
     if value is None or whole is None:
         return read
     number, sure = _likeliest(*pairs.numbers(*whole, w.cell.low, w.cell.high))
-    return read if number == value or sure < OTHER_SURE else _flagged(read, WHY_OTHER.format(number))
+    return read if number == value or sure < OTHER_SURE else flagged(read, WHY_OTHER.format(number))
 
 
 def _likeliest(values: np.ndarray, odds: np.ndarray) -> tuple[int, float]:
@@ -525,8 +525,3 @@ def _likeliest(values: np.ndarray, odds: np.ndarray) -> tuple[int, float]:
     best = int(np.argmax(odds))
     return int(values[best]), float(odds[best])
 
-
-def _flagged(read: CellRead, why: str) -> CellRead:
-    """`read` flagged for `why`, beside the reason it may already have."""
-    earlier = read.why if read.unsure else ""
-    return replace(read, unsure=True, why="; ".join(filter(None, (earlier, why))))
