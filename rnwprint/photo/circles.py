@@ -117,6 +117,10 @@ ROUND_SPECKS, ROUND_NUMBER_PEN = 16, 0.33
 #: dim photos of hand F: 37-87)
 ROUND_SPECKS_FLAGGED = 32
 ROUND_WHY = "a circle round the box: is the number guarded?"
+#: such a circle round a pale number's box (under ROUND_NUMBER_PEN), in a grainy cell, or among
+#: up to ROUND_SPECKS_FLAGGED specks: grain may have come together there, so the number is read
+#: as written, flagged
+PALE_ROUND_WHY = "ink round the box, a circle or the photo's grain: is the number guarded?"
 #: an oval wider or taller than the box crosses it: outside it on two sides, inside it near its
 #: edge on the others, further in than rim_directions looks. Ink round the box with the box's
 #: ink beyond CROSSING_RIM of the half box (2 px or more a direction) in ROUND_SECTORS

@@ -76,7 +76,7 @@ def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start
             continue
         mine = labels == k
         if ((mine & start).sum() > FOOT_MM * START_MM * px_per_mm ** 2) != along:
-            continue  # along the box rather than across its edge: the print's residue
+            continue  # along the box rather than across its edge: the print's residue (`along`: the other way)
         near = np.unique(pieces[(cv2.dilate(mine.astype(np.uint8), reach) > 0) & at_edge])
         joined = piece_size[near[near > 0]].sum()
         own[k] = k not in rim and joined >= mine.sum()

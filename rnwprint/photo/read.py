@@ -19,7 +19,7 @@ from rnwprint.photo import digits, overflow, pairs, too_coarse
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
-    CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_SPECKS_FLAGGED, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
+    CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, PALE_ROUND_WHY, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_SPECKS_FLAGGED, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
     crossing_directions, rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
     AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
@@ -72,7 +72,6 @@ BOTH_SURE = 0.72
 #: more flagged (BENCHMARKS.md, "The pair reader checks numbers in one piece too")
 OTHER_SURE = 0.5
 WHY_OTHER = "another network reads {}"
-PALE_ROUND_WHY = "ink round the box, a circle or the photo's grain: is the number guarded?"
 #: a cell read less surely than this is read by the convolutional networks too, and their
 #: probabilities averaged with the feature network's (the two take about 0.3 ms a crop in a
 #: batch of 20: some 60 ms more for a Roll to the Top photo if asked about every cell)
@@ -205,8 +204,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 if not circled and not ringed and not why and light in ("", "grainy") and photo_px_per_mm >= ROUND_SHARP and \
                         (round_of := _round_of(page, raw, printed, near[cell.id], cell, px_per_mm, shift,
                                                crossing := crossing_directions(ink))):
-                    # a pale number's cell, or a grainy one, may have the grain round it come together:
-                    # a circle found there, or among specks, is flagged, not read as a guard
+                    # a pale number's cell, or a grainy one, may have the grain round it come together
                     trusted = not light and pen >= ROUND_NUMBER_PEN
                     if _round_circle(*round_of, px_per_mm, rim := rim_directions(ink)):
                         circled, why = (True, ROUND_WHY) if trusted else (False, PALE_ROUND_WHY)

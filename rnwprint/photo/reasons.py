@@ -11,13 +11,13 @@ import functools
 import re
 
 from rnwprint.locale import t
-from rnwprint.photo.circles import (BIG_CIRCLE_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_WHY,
-                                    OWN_STROKE_WHY, ROUND_WHY, CROSSING_WHY, SMALL_CIRCLE_WHY)
+from rnwprint.photo.circles import (BIG_CIRCLE_WHY, CROSSING_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY,
+                                    OUTLINE_WHY, OWN_STROKE_WHY, PALE_ROUND_WHY, ROUND_WHY, SMALL_CIRCLE_WHY)
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
-from rnwprint.photo.read import FAINT_AMONG_WHY, PALE_ROUND_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
 
 # the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
 WHY_DOT_OR_FILL = "dot or fill?"
