@@ -141,6 +141,13 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
 #: to the number, where that adds EDGE_SHARE of its ink (BENCHMARKS.md, "Strokes along the box's
 #: outline")
 EDGE_SHARE = 0.15
+#: a stroke drawn on the outline itself (a big 2's foot) is taken away with the print: where the
+#: ink across the outline (ON_OUTLINE_MM each way of its middle), for each pixel of print drawn
+#: there, is PEN_ON_OUTLINE times what the print alone leaves (the lowest quarter along the
+#: four edges, CORNER_MM in from the corners) for ON_OUTLINE_RUN_MM or more, in_border draws
+#: the outline there back as the pen
+ON_OUTLINE_MM, CORNER_MM = 0.5, 1.0
+PEN_ON_OUTLINE, ON_OUTLINE_RUN_MM = 1.5, 1.0
 EDGE_WHY = "the number's strokes run along the box's outline; read with them, it is {}"
 
 
@@ -156,15 +163,66 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     if ink.shape != (a1 - a0, b1 - b0):
         return None
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
-    whole = (_ink(dark, floor) > 0).astype(np.uint8)
-    number = np.zeros_like(whole)
+    number = np.zeros(dark.shape, np.uint8)
     number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
+    redrawn = pen_on_outline(page, raw, cell, px_per_mm, shift)
+    if redrawn.shape == dark.shape and redrawn.any() and number.any():
+        dark = np.where(redrawn, np.maximum(dark, float(np.median(dark[number > 0]))), dark)
+    whole = (_ink(dark, floor) > 0).astype(np.uint8)
     _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
     own = np.count_nonzero(number)
     if np.count_nonzero(joined) - own < EDGE_SHARE * own:
         return None
     return np.where(joined, dark, 0.0).astype(np.float32)
+
+
+def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
+                   shift: tuple[int, int]) -> np.ndarray:
+    """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): the band's inner half
+    there, in the crop of the box out to its outline's middle (in_border's); boolean."""
+    b = max(round(ON_OUTLINE_MM * px_per_mm), 1)
+    r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
+    dy, dx = shift
+    photo = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx].astype(np.float32)
+    drawn = raw[r0:r1, c0:c1] > 0
+    h, w = drawn.shape
+    none = np.zeros((h - 2 * b, w - 2 * b), bool)
+    if photo.shape != drawn.shape or min(h, w) <= 4 * b:
+        return none
+    paper = max(float(np.partition(photo.ravel(), int(0.9 * (photo.size - 1)))[int(0.9 * (photo.size - 1))]), 1.0)
+    ink = np.clip((paper - photo) / paper, 0, 1)
+    band = 2 * b + 1
+    # each edge's band across the outline, laid along its length
+    edges = [(slice(0, band), slice(None)), (slice(h - band, h), slice(None)),
+             (slice(None), slice(0, band)), (slice(None), slice(w - band, w))]
+    corner = b + round(CORNER_MM * px_per_mm)
+    # the ink across the band for each pixel of print drawn across it: the same all round where
+    # only the print is there, however thick each edge is printed (a tower's inner edges are
+    # two boxes' outlines); no print drawn, no outline to overdraw
+    profiles = []
+    for rows, cols in edges:
+        axis = 0 if cols == slice(None) else 1
+        mass, count = ink[rows, cols].sum(axis), drawn[rows, cols].sum(axis)
+        per_print = np.where(count > 0, mass / np.maximum(count, 1), np.nan)
+        profiles.append(per_print[corner:len(per_print) - corner])
+    every = np.concatenate(profiles)
+    if np.isnan(every).all() or (outline := float(np.nanpercentile(every, 25))) <= 0:
+        return none
+    run = round(ON_OUTLINE_RUN_MM * px_per_mm)
+    redrawn = np.zeros((h, w), bool)
+    for (rows, cols), per_print in zip(edges, profiles):
+        hot = np.concatenate([[False], per_print >= PEN_ON_OUTLINE * outline, [False]])
+        starts, ends = np.flatnonzero(np.diff(hot.astype(np.int8)) == 1), np.flatnonzero(np.diff(hot.astype(np.int8)) == -1)
+        along = np.zeros(len(per_print), bool)
+        for a, z in zip(starts, ends):
+            along[a:z] = z - a >= run
+        if along.any():
+            span = np.zeros(h if cols != slice(None) else w, bool)
+            span[corner:corner + len(along)] = along
+            redrawn[rows, cols] |= span[None, :] if cols == slice(None) else span[:, None]
+    # the band's inner half: a stroke as wide as the band, centred on the outline
+    return redrawn[b:h - b, b:w - b]
 
 
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:

@@ -49,11 +49,68 @@ def test_print_residue_in_the_border_apart_from_the_number_is_left_out():
 
 
 @pytest.mark.parametrize("length, added", [(2.0, False), (3.0, True)])
-def test_the_border_s_ink_counts_from_a_seventh_of_the_number_s(length, added):
+def test_the_border_s_ink_counts_from_a_seventh_of_the_number_s(length, added, monkeypatch):
     """A 1 with a flag along the top of the box: 2 mm of flag adds 14 % of the number's ink (its
-    tip in the border, not a stroke), 3 mm adds 20 % (EDGE_SHARE: 15 %)."""
+    tip in the border, not a stroke), 3 mm adds 20 % (EDGE_SHARE: 15 %); the border's own ink,
+    the outline not drawn back (the flag lies 0.4 mm from it: see the tests below)."""
+    monkeypatch.setattr(overflow, "PEN_ON_OUTLINE", np.inf)
     _, number = read_in_border([(15.0 + length, 10.4), (15.0, 10.4), (15.0, 19.0)])
     assert (number is not None) is added
+
+
+#: a Z-like 2 whose top and foot are drawn on the outline itself: taken away with the print
+Z_ON_OUTLINE = [(11.5, 10.0), (18.5, 10.0), (11.5, 20.0), (18.5, 20.0)]
+
+
+def pen_on_outline(*strokes, pen: int = 4, print_too=()) -> np.ndarray:
+    page, raw, _, _ = page_with(print_too=print_too)
+    for line in strokes:
+        cv2.polylines(page, [(np.array(line) * R).astype(np.int32)], False, 40, pen)
+    for line in print_too:  # other print crossing the outline, drawn as the sheet's
+        cv2.polylines(raw, [(np.array(line) * R).astype(np.int32)], False, 1, 3)
+    return overflow.pen_on_outline(page, raw, BOX, R, (0, 0))
+
+
+def test_a_stroke_on_the_outline_is_drawn_back_where_it_lies():
+    """The 2's top and foot, 7 mm each along the outline (1 mm in from the corners, CORNER_MM:
+    columns 8-72 of the 80 px crop): drawn back, the band's inner half (5 px) deep, there and
+    nowhere else."""
+    redrawn = pen_on_outline(Z_ON_OUTLINE)
+    assert redrawn.shape == (80, 80)
+    top, foot = np.flatnonzero(redrawn[0]), np.flatnonzero(redrawn[-1])
+    assert 10 <= top.min() <= 14 and 66 <= top.max() <= 70 and 10 <= foot.min() <= 14 and 66 <= foot.max() <= 70
+    assert redrawn[:5].any(axis=0).sum() == redrawn[:5].all(axis=0).sum() == len(top)
+    assert not redrawn[5:-5].any()  # not the sides, nor the middle
+
+
+def test_a_z_like_two_on_the_outline_is_read_back_with_its_top_and_foot():
+    page, raw, printed, _ = page_with(Z_ON_OUTLINE)
+    ink = _ink(_darkness(page, raw, printed, BOX, R, (0, 0)), FLOOR)
+    number = overflow.in_border(page, raw, printed, BOX, R, (0, 0), FLOOR, ink)
+    assert number is not None
+    bars = (number > 0).sum(axis=1)
+    assert bars[:4].min() > 40 and bars[-4:].min() > 40
+
+
+@pytest.mark.parametrize("foot, drawn", [(0.0, False), (1.0, True)])
+def test_a_stroke_on_the_outline_counts_from_a_millimetre(foot, drawn):
+    """ON_OUTLINE_RUN_MM: a 1 crossing the outline overdraws its pen's width of it (0.5 mm);
+    with a foot 1 mm along it, 1.5 mm."""
+    stroke = [(15.0, 15.0), (15.0, 20.0), (15.0 + foot, 20.0)] if foot else [(15.0, 15.0), (15.0, 20.5)]
+    assert pen_on_outline(stroke).any() == drawn
+
+
+@pytest.mark.parametrize("pen, drawn", [(2, False), (4, True)])
+def test_only_a_stroke_wider_than_the_outline_is_the_pen(pen, drawn):
+    """PEN_ON_OUTLINE: a 2 px line where the outline is 2 px wide leaves what the outline alone
+    does (a sheet printed slightly bolder); a 4 px pen over it, 1.5 times that or more."""
+    assert pen_on_outline([(12.0, 20.0), (18.0, 20.0)], pen=pen).any() == drawn
+
+
+def test_other_print_crossing_the_outline_is_not_the_pen():
+    """A map's border printed across the box's foot, the ink across the outline there twice the
+    outline's: more print there than the outline's own."""
+    assert not pen_on_outline(print_too=[[(14.0, 18.0), (14.0, 22.0)], [(16.0, 18.0), (16.0, 22.0)]]).any()
 
 
 def read(value, confidence: float, unsure: bool = False) -> CellRead:
