@@ -37,7 +37,7 @@ from rnwprint.photo.printed import (  # noqa: F401
     Registration, _ring_match, _shift, _unpack, of_print, print_around)
 from rnwprint.photo.split import (  # noqa: F401
     CUT_APART, CUT_RANGE, MAX_CUTS, MAYBE_TWO, SHORT_PIECE, SPECK, TWO_PIECES_HEIGHT, TWO_PIECES_OVERLAP, _aspect,
-    _cuts, _short_ways, _split_digits, _two_pieces)
+    _cuts, _short_ways, _split_digits, _two_pieces, edge_line, without_edge_lines)
 from rnwprint.core.entries import Guarded
 from rnwprint.core.sheet import Cell, Sheet
 
@@ -114,7 +114,8 @@ class Written:
     #: outline (overflow.in_border, along_edge); with its strokes along the box's edge outside it
     #: (overflow.outside's `along`, along_outside); without the ink another box's number reaches in
     #: with (overflow.INTRUDING_SHARE, untouched); the whole ink, where the guard circle found
-    #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke)
+    #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke); a
+    #: two-digit cell without the ink along its crop's edges (split.without_edge_lines, edge_line)
     again: tuple = ()
 
     def decide(self, probs: np.ndarray) -> CellRead:
@@ -226,6 +227,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     again.append((along, overflow.along_outside))
                 if tails is not None and tails.shape == ink.shape:
                     again.append((np.where(tails, 0, ink), overflow.untouched))
+            if not circled and cell.high >= 10 and (bare := without_edge_lines(ink, px_per_mm)) is not None:
+                again.append((bare, edge_line))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))

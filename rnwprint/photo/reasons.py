@@ -18,6 +18,7 @@ from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
 from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
+from rnwprint.photo.split import EDGE_LINE_WHY
 
 # the photo reader of a game's own places (Catan's roads, halls and corners) gives these too
 WHY_DOT_OR_FILL = "dot or fill?"
@@ -51,6 +52,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     EDGE_WHY: "reasons.edge",
     ALONG_WHY: "reasons.along",
     INTRUDING_WHY: "reasons.intruding",
+    EDGE_LINE_WHY: "reasons.edge_line",
     OWN_STROKE_WHY: "reasons.own_stroke",
     LIGHT_WHY["dark"]: "reasons.dark",
     LIGHT_WHY["bright"]: "reasons.bright",

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Cell
+from rnwprint.photo.decide import CellRead, flagged
 
 #: ink narrower than this (width / height) is one digit; wider ink is also tried cut in two.
 #: Two digits that touch or overlap a little, as joined hands write them, can be as narrow as
@@ -22,6 +23,12 @@ MAX_CUTS, CUT_RANGE, CUT_APART = 3, 0.2, 0.1
 #: height: one hand writes both digits about as tall, so a short piece is more likely part of
 #: a broken digit (a 4's bar) than a digit (tuned on font writers, photo seeds 5000-5399)
 SHORT_PIECE = 0.7
+#: in a two-digit cell, ink lying within EDGE_LINE_MM of the crop's edges all along (pieces of
+#: SPECK of the ink or more) may be the print's leftover (a big box's outline bowed in the photo,
+#: inside the crop along its side, read as the 1 of a 13) or a digit written against the box's
+#: edge: the number is read without it too, and flagged where that reads otherwise
+EDGE_LINE_MM = 1.0
+EDGE_LINE_WHY = "a line along the box's edge (the print's leftover?); without it, the number reads {}"
 
 
 def _aspect(ink: np.ndarray) -> float:
@@ -51,6 +58,29 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
             return [ink], False
         pieces = [(ink[:, :cut], ink[:, cut:]) for cut in _cuts(ink)]
     return [ink, *[half for pair in pieces for half in pair]], apart
+
+
+def without_edge_lines(ink: np.ndarray, px_per_mm: float) -> np.ndarray | None:
+    """A two-digit cell's `ink` without its pieces along the crop's edges (see EDGE_LINE_MM),
+    or None where there are none, or nothing else."""
+    band = max(round(EDGE_LINE_MM * px_per_mm), 1)
+    mask = ink > 0
+    if min(mask.shape) <= 2 * band:
+        return None
+    count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    inner = np.zeros(count, bool)
+    inner[np.unique(labels[band:-band, band:-band])] = True
+    lines = mask & ~inner[labels]
+    kept = np.count_nonzero(mask & ~lines)
+    if np.count_nonzero(lines) < SPECK * np.count_nonzero(mask) or kept == 0:
+        return None
+    return np.where(lines, 0.0, ink).astype(np.float32)
+
+
+def edge_line(read: CellRead, bare: CellRead) -> CellRead:
+    """A two-digit cell read with its ink along the crop's edges (`read`) and without it
+    (`bare`): flagged where the two differ."""
+    return read if bare.value == read.value else flagged(read, EDGE_LINE_WHY.format(bare.value))
 
 
 def _short_ways(crops: list[np.ndarray]) -> tuple[bool, ...]:
