@@ -99,8 +99,7 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     box = grown(cell, OVER_MM + BORDER_MM)
     r0, _, c0, _ = _cell_crop(box, px_per_mm)
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
-    ink = _ink(dark, floor) > 0
-    h, w = ink.shape
+    h, w = dark.shape
     x0, y0, x1, y1 = cell.bounds
     rows, cols = np.arange(h) + r0, np.arange(w) + c0
 
@@ -110,6 +109,9 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
         c = (cols >= (x0 - mm) * px_per_mm) & (cols < (x1 + mm) * px_per_mm)
         return r[:, None] & c[None, :]
 
+    on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift, OVER_MM + BORDER_MM)
+    dark = _pen_drawn_back(dark, on_outline, (_ink(dark, floor) > 0) & within(-BORDER_MM))
+    ink = _ink(dark, floor) > 0
     inside = ink & within(-BORDER_MM)
     near = around[r0:r0 + h, c0:c0 + w]
     if along:  # the print beyond the box's outline, where its residue lies along the box
@@ -128,7 +130,7 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     # and the gap the print left closed
     band = within(OUTLINE_MM) & ~within(-BORDER_MM)
     near_away = cv2.dilate(away.astype(np.uint8), _disc(REACH_MM, px_per_mm)) > 0
-    number = inside | away | (ink & band & near_away)
+    number = inside | away | (ink & band & near_away) | on_outline
     gap = cv2.morphologyEx(number.astype(np.uint8), cv2.MORPH_CLOSE, _disc(OUTLINE_MM, px_per_mm)) > 0
     number |= gap & band & near_away
     pen = float(np.median(dark[inside]))
@@ -145,7 +147,7 @@ EDGE_SHARE = 0.15
 #: ink across the outline (ON_OUTLINE_MM each way of its middle), for each pixel of print drawn
 #: there, is PEN_ON_OUTLINE times what the print alone leaves (the lowest quarter along the
 #: four edges, CORNER_MM in from the corners) for ON_OUTLINE_RUN_MM or more, in_border draws
-#: the outline there back as the pen
+#: the outline there back as the pen (and outside, reading the whole number)
 ON_OUTLINE_MM, CORNER_MM = 0.5, 1.0
 PEN_ON_OUTLINE, ON_OUTLINE_RUN_MM = 1.5, 1.0
 EDGE_WHY = "the number's strokes run along the box's outline; read with them, it is {}"
@@ -165,9 +167,8 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
     number = np.zeros(dark.shape, np.uint8)
     number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
-    redrawn = pen_on_outline(page, raw, cell, px_per_mm, shift)
-    if redrawn.shape == dark.shape and redrawn.any() and number.any():
-        dark = np.where(redrawn, np.maximum(dark, float(np.median(dark[number > 0]))), dark)
+    if number.any():
+        dark = _pen_drawn_back(dark, pen_on_outline(page, raw, cell, px_per_mm, shift, BORDER_MM), number > 0)
     whole = (_ink(dark, floor) > 0).astype(np.uint8)
     _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
@@ -177,19 +178,28 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     return np.where(joined, dark, 0.0).astype(np.float32)
 
 
+def _pen_drawn_back(dark: np.ndarray, where: np.ndarray, number: np.ndarray) -> np.ndarray:
+    """`dark` with the pixels `where` as dark as the `number`'s strokes (their median)."""
+    if not where.any() or not number.any():
+        return dark
+    return np.where(where, np.maximum(dark, float(np.median(dark[number]))), dark).astype(np.float32)
+
+
 def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
-                   shift: tuple[int, int]) -> np.ndarray:
-    """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): the band's inner half
-    there, in the crop of the box out to its outline's middle (in_border's); boolean."""
+                   shift: tuple[int, int], crop_mm: float) -> np.ndarray:
+    """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): a stroke as wide as the
+    band's middle half, along the outline there, in the crop of the box grown by `crop_mm`
+    (in_border's: BORDER_MM, out to the outline's middle); boolean."""
     b = max(round(ON_OUTLINE_MM * px_per_mm), 1)
     r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
+    a0, a1, d0, d1 = _cell_crop(grown(cell, crop_mm), px_per_mm)
+    placed = np.zeros((a1 - a0, d1 - d0), bool)
     dy, dx = shift
     photo = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx].astype(np.float32)
     drawn = raw[r0:r1, c0:c1] > 0
     h, w = drawn.shape
-    none = np.zeros((h - 2 * b, w - 2 * b), bool)
     if photo.shape != drawn.shape or min(h, w) <= 4 * b:
-        return none
+        return placed
     paper = max(float(np.partition(photo.ravel(), int(0.9 * (photo.size - 1)))[int(0.9 * (photo.size - 1))]), 1.0)
     ink = np.clip((paper - photo) / paper, 0, 1)
     band = 2 * b + 1
@@ -208,10 +218,12 @@ def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: flo
         profiles.append(per_print[corner:len(per_print) - corner])
     every = np.concatenate(profiles)
     if np.isnan(every).all() or (outline := float(np.nanpercentile(every, 25))) <= 0:
-        return none
+        return placed
     run = round(ON_OUTLINE_RUN_MM * px_per_mm)
     redrawn = np.zeros((h, w), bool)
-    for (rows, cols), per_print in zip(edges, profiles):
+    middle = (slice(b // 2, band - b // 2), slice(None)), (slice(h - band + b // 2, h - b // 2), slice(None)), \
+        (slice(None), slice(b // 2, band - b // 2)), (slice(None), slice(w - band + b // 2, w - b // 2))
+    for (rows, cols), per_print in zip(middle, profiles):
         hot = np.concatenate([[False], per_print >= PEN_ON_OUTLINE * outline, [False]])
         starts, ends = np.flatnonzero(np.diff(hot.astype(np.int8)) == 1), np.flatnonzero(np.diff(hot.astype(np.int8)) == -1)
         along = np.zeros(len(per_print), bool)
@@ -221,8 +233,11 @@ def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: flo
             span = np.zeros(h if cols != slice(None) else w, bool)
             span[corner:corner + len(along)] = along
             redrawn[rows, cols] |= span[None, :] if cols == slice(None) else span[:, None]
-    # the band's inner half: a stroke as wide as the band, centred on the outline
-    return redrawn[b:h - b, b:w - b]
+    # pasted into the caller's crop (r0, c0 of the band's crop within it)
+    dy, dx = r0 - a0, c0 - d0
+    ys, xs = slice(max(dy, 0), min(dy + h, placed.shape[0])), slice(max(dx, 0), min(dx + w, placed.shape[1]))
+    placed[ys, xs] = redrawn[ys.start - dy:ys.stop - dy, xs.start - dx:xs.stop - dx]
+    return placed
 
 
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
