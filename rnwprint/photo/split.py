@@ -63,10 +63,8 @@ def _split_digits(ink: np.ndarray, cell: Cell) -> tuple[list[np.ndarray], bool]:
 def without_edge_lines(ink: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """A two-digit cell's `ink` without its pieces along the crop's edges (see EDGE_LINE_MM),
     or None where there are none, or nothing else."""
-    band = max(round(EDGE_LINE_MM * px_per_mm), 1)
+    band = round(EDGE_LINE_MM * px_per_mm)
     mask = ink > 0
-    if min(mask.shape) <= 2 * band:
-        return None
     count, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     inner = np.zeros(count, bool)
     inner[np.unique(labels[band:-band, band:-band])] = True

@@ -59,6 +59,16 @@ def test_a_crop_no_wider_than_two_bands_is_left_as_it_is():
     assert without_edge_lines(np.ones((16, 40), np.float32), R) is None
 
 
+@pytest.mark.parametrize("line_px, left_out", [(7, False), (8, True)])
+def test_ink_along_the_edge_counts_from_a_speck_s_share(line_px, left_out):
+    """A 192 px digit and a line of 8 px along the edge: 4 % of the ink, SPECK's share, so it
+    counts; 7 px (3.5 %) is a speck."""
+    ink = np.zeros((80, 80), np.float32)
+    ink[16:64, 38:42] = 1.0
+    ink[10:10 + line_px, 2] = 1.0
+    assert (without_edge_lines(ink, R) is not None) is left_out
+
+
 @pytest.mark.parametrize("bare, flagged", [(13, False), (3, True)])
 def test_the_two_reads_are_judged(bare, flagged):
     read = CellRead("A1", 13, 0.95, False)
