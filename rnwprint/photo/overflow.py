@@ -13,6 +13,7 @@ import numpy as np
 from rnwprint.core.sheet import Cell
 from rnwprint.photo.decide import CellRead, flagged
 from rnwprint.photo.ink import BORDER_MM, _cell_crop, _darkness, _ink
+from rnwprint.photo.light import _nearest_rank
 from rnwprint.photo.printed import AROUND_MM
 
 OVER_MM = AROUND_MM  # how far out of the box the ink is followed (the print is drawn that far)
@@ -180,7 +181,7 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
 
 def _pen_drawn_back(dark: np.ndarray, where: np.ndarray, number: np.ndarray) -> np.ndarray:
     """`dark` with the pixels `where` as dark as the `number`'s strokes (their median)."""
-    if not where.any() or not number.any():
+    if not number.any():
         return dark
     return np.where(where, np.maximum(dark, float(np.median(dark[number]))), dark).astype(np.float32)
 
@@ -190,54 +191,46 @@ def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: flo
     """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): a stroke as wide as the
     band's middle half, along the outline there, in the crop of the box grown by `crop_mm`
     (in_border's: BORDER_MM, out to the outline's middle); boolean."""
-    b = max(round(ON_OUTLINE_MM * px_per_mm), 1)
+    b = round(ON_OUTLINE_MM * px_per_mm)
     r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
     a0, a1, d0, d1 = _cell_crop(grown(cell, crop_mm), px_per_mm)
-    placed = np.zeros((a1 - a0, d1 - d0), bool)
     dy, dx = shift
-    photo = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx].astype(np.float32)
+    photo = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx]
     drawn = raw[r0:r1, c0:c1] > 0
-    h, w = drawn.shape
-    if photo.shape != drawn.shape or min(h, w) <= 4 * b:
-        return placed
-    paper = max(float(np.partition(photo.ravel(), int(0.9 * (photo.size - 1)))[int(0.9 * (photo.size - 1))]), 1.0)
-    ink = np.clip((paper - photo) / paper, 0, 1)
+    redrawn = np.zeros(drawn.shape, bool)
+    if photo.shape == drawn.shape:  # (not where the crop runs off the page)
+        ink = np.clip(_nearest_rank(photo, 0.9) - photo.astype(np.float32), 0, None)  # below the paper
+        _redraw(redrawn, ink, drawn, b, round(CORNER_MM * px_per_mm), round(ON_OUTLINE_RUN_MM * px_per_mm))
+    # the band's crop within the caller's: rows and columns to add (or take off) each side
+    return _fitted(redrawn, r0 - a0, a1 - r1, c0 - d0, d1 - c1)
+
+
+def _redraw(redrawn: np.ndarray, ink: np.ndarray, drawn: np.ndarray, b: int, corner: int, run: int) -> None:
+    """pen_on_outline in the crop of the box out to b px beyond its outline's middle: each
+    edge in turn made the top one (the crop turned a quarter each time)."""
     band = 2 * b + 1
-    # each edge's band across the outline, laid along its length
-    edges = [(slice(0, band), slice(None)), (slice(h - band, h), slice(None)),
-             (slice(None), slice(0, band)), (slice(None), slice(w - band, w))]
-    corner = b + round(CORNER_MM * px_per_mm)
     # the ink across the band for each pixel of print drawn across it: the same all round where
     # only the print is there, however thick each edge is printed (a tower's inner edges are
     # two boxes' outlines); no print drawn, no outline to overdraw
     profiles = []
-    for rows, cols in edges:
-        axis = 0 if cols == slice(None) else 1
-        mass, count = ink[rows, cols].sum(axis), drawn[rows, cols].sum(axis)
-        per_print = np.where(count > 0, mass / np.maximum(count, 1), np.nan)
-        profiles.append(per_print[corner:len(per_print) - corner])
+    for k in range(4):
+        mass, count = np.rot90(ink, k)[:band].sum(axis=0), np.rot90(drawn, k)[:band].sum(axis=0)
+        profiles.append((mass / np.where(count > 0, count, np.nan))[b + corner:len(count) - b - corner])
     every = np.concatenate(profiles)
     if np.isnan(every).all() or (outline := float(np.nanpercentile(every, 25))) <= 0:
-        return placed
-    run = round(ON_OUTLINE_RUN_MM * px_per_mm)
-    redrawn = np.zeros((h, w), bool)
-    middle = (slice(b // 2, band - b // 2), slice(None)), (slice(h - band + b // 2, h - b // 2), slice(None)), \
-        (slice(None), slice(b // 2, band - b // 2)), (slice(None), slice(w - band + b // 2, w - b // 2))
-    for (rows, cols), per_print in zip(middle, profiles):
-        hot = np.concatenate([[False], per_print >= PEN_ON_OUTLINE * outline, [False]])
-        starts, ends = np.flatnonzero(np.diff(hot.astype(np.int8)) == 1), np.flatnonzero(np.diff(hot.astype(np.int8)) == -1)
-        along = np.zeros(len(per_print), bool)
-        for a, z in zip(starts, ends):
-            along[a:z] = z - a >= run
-        if along.any():
-            span = np.zeros(h if cols != slice(None) else w, bool)
-            span[corner:corner + len(along)] = along
-            redrawn[rows, cols] |= span[None, :] if cols == slice(None) else span[:, None]
-    # pasted into the caller's crop (r0, c0 of the band's crop within it)
-    dy, dx = r0 - a0, c0 - d0
-    ys, xs = slice(max(dy, 0), min(dy + h, placed.shape[0])), slice(max(dx, 0), min(dx + w, placed.shape[1]))
-    placed[ys, xs] = redrawn[ys.start - dy:ys.stop - dy, xs.start - dx:xs.stop - dx]
-    return placed
+        return
+    for k, per_print in enumerate(profiles):
+        hot = (per_print >= PEN_ON_OUTLINE * outline).astype(np.uint8)[None]
+        along = cv2.morphologyEx(hot, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))[0] > 0  # runs of `run` or more
+        top = np.rot90(redrawn, k)  # a view: drawn into, it draws into `redrawn`
+        top[b // 2:band - b // 2, b + corner:b + corner + len(along)] |= along
+
+
+def _fitted(mask: np.ndarray, top: int, bottom: int, left: int, right: int) -> np.ndarray:
+    """`mask` with rows and columns added each side (or taken off, where negative)."""
+    h, w = mask.shape
+    mask = mask[max(-top, 0):h - max(-bottom, 0), max(-left, 0):w - max(-right, 0)]
+    return np.pad(mask, ((max(top, 0), max(bottom, 0)), (max(left, 0), max(right, 0))))
 
 
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:

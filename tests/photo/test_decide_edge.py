@@ -62,13 +62,18 @@ def test_the_border_s_ink_counts_from_a_seventh_of_the_number_s(length, added, m
 Z_ON_OUTLINE = [(11.5, 10.0), (18.5, 10.0), (11.5, 20.0), (18.5, 20.0)]
 
 
-def pen_on_outline(*strokes, pen: int = 4, print_too=()) -> np.ndarray:
+def pen_on_outline(*strokes, pen: int = 4, print_too=(), shift=(0, 0), page_grey=None) -> np.ndarray:
+    """What pen_on_outline finds on page_with's page with pen `strokes` (mm, `pen` px wide) and
+    more print (`print_too`, drawn as the sheet's too), the photo `shift`ed (rows, columns)."""
     page, raw, _, _ = page_with(print_too=print_too)
     for line in strokes:
         cv2.polylines(page, [(np.array(line) * R).astype(np.int32)], False, 40, pen)
-    for line in print_too:  # other print crossing the outline, drawn as the sheet's
+    for line in print_too:
         cv2.polylines(raw, [(np.array(line) * R).astype(np.int32)], False, 1, 3)
-    return overflow.pen_on_outline(page, raw, BOX, R, (0, 0), BORDER_MM)
+    if page_grey is not None:
+        page[:] = page_grey
+    page = np.roll(page, shift, axis=(0, 1))
+    return overflow.pen_on_outline(page, raw, BOX, R, shift, BORDER_MM)
 
 
 def test_a_stroke_on_the_outline_is_drawn_back_where_it_lies():
@@ -82,6 +87,16 @@ def test_a_stroke_on_the_outline_is_drawn_back_where_it_lies():
     assert 10 <= top.min() <= 14 and 66 <= top.max() <= 70 and 10 <= foot.min() <= 14 and 66 <= foot.max() <= 70
     assert redrawn[:3].any(axis=0).sum() == redrawn[:3].all(axis=0).sum() == len(top)
     assert not redrawn[3:-3].any()  # not the sides, nor the middle
+
+
+@pytest.mark.parametrize("x, columns", [(10.0, slice(0, 3)), (20.0, slice(77, 80))])
+def test_a_stroke_on_a_side_of_the_outline_is_drawn_back_down_it(x, columns):
+    """A 1 drawn down the left (or right) outline from 12 to 18 mm: drawn back down that side
+    (rows 16-64 of the 80 px crop, about), as on the top and the bottom."""
+    redrawn = pen_on_outline([(x, 12.0), (x, 18.0)])
+    rows = np.flatnonzero(redrawn[:, columns].all(axis=1))
+    assert 10 <= rows.min() <= 18 and 56 <= rows.max() <= 66
+    assert redrawn.sum() == redrawn[:, columns].sum()
 
 
 def test_a_z_like_two_on_the_outline_is_read_back_with_its_top_and_foot():
@@ -118,6 +133,32 @@ def test_only_a_stroke_wider_than_the_outline_is_the_pen(pen, drawn):
     """PEN_ON_OUTLINE: a 2 px line where the outline is 2 px wide leaves what the outline alone
     does (a sheet printed slightly bolder); a 4 px pen over it, 1.5 times that or more."""
     assert pen_on_outline([(12.0, 20.0), (18.0, 20.0)], pen=pen).any() == drawn
+
+
+def test_a_photo_off_the_print_by_a_few_pixels_is_looked_at_where_the_box_is():
+    """The reader's registration `shift`: the page 3 px down and 2 px left of the print."""
+    assert np.array_equal(pen_on_outline(Z_ON_OUTLINE, shift=(3, -2)), pen_on_outline(Z_ON_OUTLINE))
+
+
+def test_a_box_whose_band_runs_off_the_photo_or_whose_outline_does_not_show_draws_nothing():
+    assert not pen_on_outline(Z_ON_OUTLINE, shift=(-80, 0)).any()  # the band starts 76 px down: 4 px off the page
+    assert not pen_on_outline(page_grey=230).any()  # paper only: no outline's ink to weigh the pen against
+
+
+def test_an_edge_printed_thicker_is_no_pen():
+    """A tower's inner edges are two boxes' outlines, twice as thick as the outer ones: as
+    much more ink across them as print drawn there."""
+    page, raw, _, _ = page_with()
+    cv2.line(raw, (80, 160), (160, 160), 1, 4)
+    page[raw > 0] = 60
+    assert not overflow.pen_on_outline(page, raw, BOX, R, (0, 0), BORDER_MM).any()
+
+
+@pytest.mark.parametrize("x0, drawn", [(9.6, False), (14.0, True)])
+def test_the_corners_are_not_looked_at(x0, drawn):
+    """A 1.2 mm stroke on the bottom outline: from the corner (CORNER_MM, where the sides'
+    outlines cross the band) nothing is drawn back; in the middle it is."""
+    assert pen_on_outline([(x0, 20.0), (x0 + 1.2, 20.0)]).any() == drawn
 
 
 def test_other_print_crossing_the_outline_is_not_the_pen():
