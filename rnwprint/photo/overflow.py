@@ -188,9 +188,9 @@ def _pen_drawn_back(dark: np.ndarray, where: np.ndarray, number: np.ndarray) -> 
 
 def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
                    shift: tuple[int, int], crop_mm: float) -> np.ndarray:
-    """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): a stroke as wide as the
-    band's middle half, along the outline there, in the crop of the box grown by `crop_mm`
-    (in_border's: BORDER_MM, out to the outline's middle); boolean."""
+    """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): the band across the
+    outline there, in the crop of the box grown by `crop_mm` (in_border's: BORDER_MM, out to
+    the outline's middle: the band's inner half); boolean."""
     b = round(ON_OUTLINE_MM * px_per_mm)
     r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
     a0, a1, d0, d1 = _cell_crop(grown(cell, crop_mm), px_per_mm)
@@ -220,10 +220,18 @@ def _redraw(redrawn: np.ndarray, ink: np.ndarray, drawn: np.ndarray, b: int, cor
     if np.isnan(every).all() or (outline := float(np.nanpercentile(every, 25))) <= 0:
         return
     for k, per_print in enumerate(profiles):
-        hot = (per_print >= PEN_ON_OUTLINE * outline).astype(np.uint8)[None]
-        along = cv2.morphologyEx(hot, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))[0] > 0  # runs of `run` or more
+        along = _runs(per_print >= PEN_ON_OUTLINE * outline, run)
         top = np.rot90(redrawn, k)  # a view: drawn into, it draws into `redrawn`
-        top[b // 2:band - b // 2, b + corner:b + corner + len(along)] |= along
+        top[:band, b + corner:b + corner + len(along)] |= along
+
+
+def _runs(hot: np.ndarray, run: int) -> np.ndarray:
+    """`hot` (boolean) where it is so `run` or more in a row."""
+    ends = np.flatnonzero(np.diff(np.concatenate([[0], hot.astype(np.int8), [0]])))  # starts and ends, in turn
+    out = np.zeros(len(hot), bool)
+    for start, end in zip(ends[::2], ends[1::2]):
+        out[start:end] = end - start >= run
+    return out
 
 
 def _fitted(mask: np.ndarray, top: int, bottom: int, left: int, right: int) -> np.ndarray:

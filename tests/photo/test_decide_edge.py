@@ -78,18 +78,17 @@ def pen_on_outline(*strokes, pen: int = 4, print_too=(), shift=(0, 0), page_grey
 
 def test_a_stroke_on_the_outline_is_drawn_back_where_it_lies():
     """The 2's top and foot, 7 mm each along the outline (1 mm in from the corners, CORNER_MM:
-    columns 8-72 of the 80 px crop): drawn back as a stroke as wide as the band's middle half,
-    centred on the outline (its inner 3 px in in_border's crop, out to the outline's middle),
-    there and nowhere else."""
+    columns 8-72 of the 80 px crop): drawn back as wide as the band across the outline (its
+    inner half, 5 px, in in_border's crop, out to the outline's middle), there and nowhere else."""
     redrawn = pen_on_outline(Z_ON_OUTLINE)
     assert redrawn.shape == (80, 80)
     top, foot = np.flatnonzero(redrawn[0]), np.flatnonzero(redrawn[-1])
     assert 10 <= top.min() <= 14 and 66 <= top.max() <= 70 and 10 <= foot.min() <= 14 and 66 <= foot.max() <= 70
-    assert redrawn[:3].any(axis=0).sum() == redrawn[:3].all(axis=0).sum() == len(top)
-    assert not redrawn[3:-3].any()  # not the sides, nor the middle
+    assert redrawn[:5].any(axis=0).sum() == redrawn[:5].all(axis=0).sum() == len(top)
+    assert not redrawn[5:-5].any()  # not the sides, nor the middle
 
 
-@pytest.mark.parametrize("x, columns", [(10.0, slice(0, 3)), (20.0, slice(77, 80))])
+@pytest.mark.parametrize("x, columns", [(10.0, slice(0, 5)), (20.0, slice(75, 80))])
 def test_a_stroke_on_a_side_of_the_outline_is_drawn_back_down_it(x, columns):
     """A 1 drawn down the left (or right) outline from 12 to 18 mm: drawn back down that side
     (rows 16-64 of the 80 px crop, about), as on the top and the bottom."""
@@ -126,6 +125,15 @@ def test_a_stroke_on_the_outline_counts_from_a_millimetre(foot, drawn):
     with a foot 1 mm along it, 1.5 mm."""
     stroke = [(15.0, 15.0), (15.0, 20.0), (15.0 + foot, 20.0)] if foot else [(15.0, 15.0), (15.0, 20.5)]
     assert pen_on_outline(stroke).any() == drawn
+
+
+@pytest.mark.parametrize("hot, run, kept", [
+    ([0, 1, 1, 1, 0, 1, 1, 0], 3, [0, 1, 1, 1, 0, 0, 0, 0]),
+    ([1, 1, 1, 0, 0, 1, 1, 1], 3, [1, 1, 1, 0, 0, 1, 1, 1]),  # runs at either end
+    ([1, 1, 0, 1, 1, 1, 1, 0], 4, [0, 0, 0, 1, 1, 1, 1, 0]),
+])
+def test_runs_are_kept_whole_from_their_length_on(hot, run, kept):
+    assert overflow._runs(np.array(hot, bool), run).tolist() == [bool(k) for k in kept]
 
 
 @pytest.mark.parametrize("pen, drawn", [(2, False), (4, True)])
