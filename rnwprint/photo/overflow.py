@@ -207,20 +207,25 @@ def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: flo
 
 def _redraw(redrawn: np.ndarray, ink: np.ndarray, drawn: np.ndarray, b: int, corner: int, run: int) -> None:
     """pen_on_outline in the crop of the box out to b px beyond its outline's middle: each
-    edge in turn made the top one (the crop turned a quarter each time)."""
+    edge in turn taken as the top one (the crop turned a quarter at a time)."""
     band = 2 * b + 1
     # the ink across the band for each pixel of print drawn across it: the same all round where
     # only the print is there, however thick each edge is printed (a tower's inner edges are
     # two boxes' outlines); no print drawn, no outline to overdraw
     profiles = []
-    for k in range(4):
-        mass, count = np.rot90(ink, k)[:band].sum(axis=0), np.rot90(drawn, k)[:band].sum(axis=0)
+    for edge in (lambda a: a[:band].sum(axis=0), lambda a: a[:, -band:].sum(axis=1),  # as np.rot90(a, k)[:band]
+                 lambda a: a[-band:].sum(axis=0)[::-1], lambda a: a[:, :band].sum(axis=1)[::-1]):
+        mass, count = edge(ink), edge(drawn)
         profiles.append((mass / np.where(count > 0, count, np.nan))[b + corner:len(count) - b - corner])
     every = np.concatenate(profiles)
-    if np.isnan(every).all() or (outline := float(np.nanpercentile(every, 25))) <= 0:
+    every = every[~np.isnan(every)]
+    if every.size == 0 or (outline := float(np.percentile(every, 25))) <= 0:
         return
     for k, per_print in enumerate(profiles):
-        along = _runs(per_print >= PEN_ON_OUTLINE * outline, run)
+        hot = per_print >= PEN_ON_OUTLINE * outline
+        if not hot.any():
+            continue
+        along = _runs(hot, run)
         top = np.rot90(redrawn, k)  # a view: drawn into, it draws into `redrawn`
         top[:band, b + corner:b + corner + len(along)] |= along
 
