@@ -131,9 +131,10 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     # and the gap the print left closed
     band = within(OUTLINE_MM) & ~within(-BORDER_MM)
     near_away = cv2.dilate(away.astype(np.uint8), _disc(REACH_MM, px_per_mm)) > 0
-    number = inside | away | (ink & band & near_away) | on_outline
+    number = inside | away | (ink & band & near_away)
     gap = cv2.morphologyEx(number.astype(np.uint8), cv2.MORPH_CLOSE, _disc(OUTLINE_MM, px_per_mm)) > 0
     number |= gap & band & near_away
+    number |= _joined(number, on_outline & ink, ink & band)
     pen = float(np.median(dark[inside]))
     return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32), tails
 
@@ -177,6 +178,18 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     if np.count_nonzero(joined) - own < EDGE_SHARE * own:
         return None
     return np.where(joined, dark, 0.0).astype(np.float32)
+
+
+def _joined(number: np.ndarray, pen: np.ndarray, between: np.ndarray) -> np.ndarray:
+    """The pieces of `pen` that join the `number` (booleans), with the ink `between` that joins
+    them to it: a stroke the outline check found apart from the number is the print's."""
+    count, labels = cv2.connectedComponents((number | pen | between).astype(np.uint8), connectivity=8)
+    touching = np.zeros(count, bool)
+    touching[np.unique(labels[number])] = True
+    with_pen = np.zeros(count, bool)
+    with_pen[np.unique(labels[pen])] = True
+    touching[0] = False
+    return (pen | between) & (touching & with_pen)[labels]
 
 
 def _pen_drawn_back(dark: np.ndarray, where: np.ndarray, number: np.ndarray) -> np.ndarray:

@@ -119,6 +119,17 @@ def test_a_number_over_the_box_s_edge_is_read_whole_with_its_stroke_on_the_outli
     assert ((number[93:99] > 0).sum(axis=1) > 40).any() == foot
 
 
+def test_a_stroke_on_the_outline_apart_from_the_number_is_left_out_of_it():
+    """The same 2 read whole, and a stroke down the left outline (13-17 mm) that touches it
+    nowhere: found on the outline, but not the number's (column 16 of the crop, rows 40-72)."""
+    page, raw, printed, around = page_with([(11.5, 8.8), (18.5, 8.8), (11.5, 20.0), (18.5, 20.0)],
+                                           [(10.0, 13.0), (10.0, 17.0)])
+    assert overflow.pen_on_outline(page, raw, BOX, R, (0, 0), 2.7)[40:72, 12:21].any()
+    number = overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)[0]
+    assert number is not None and not number[40:72, 10:22].any()
+    assert ((number[93:99] > 0).sum(axis=1) > 40).any()  # the foot, joined to the diagonal
+
+
 @pytest.mark.parametrize("foot, drawn", [(0.0, False), (1.0, True)])
 def test_a_stroke_on_the_outline_counts_from_a_millimetre(foot, drawn):
     """ON_OUTLINE_RUN_MM: a 1 crossing the outline overdraws its pen's width of it (0.5 mm);
