@@ -188,7 +188,6 @@ def _joined(number: np.ndarray, pen: np.ndarray, between: np.ndarray) -> np.ndar
     touching[np.unique(labels[number])] = True
     with_pen = np.zeros(count, bool)
     with_pen[np.unique(labels[pen])] = True
-    touching[0] = False
     return (pen | between) & (touching & with_pen)[labels]
 
 
