@@ -87,7 +87,8 @@ def _own_strokes(inside: np.ndarray, out: np.ndarray, at_edge: np.ndarray, start
 
 
 def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.ndarray, cell: Cell,
-            px_per_mm: float, shift: tuple[int, int], floor: float, along: bool = False) -> tuple[np.ndarray | None, np.ndarray | None]:
+            px_per_mm: float, shift: tuple[int, int], floor: float, along: bool = False,
+            on_outline: np.ndarray | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Where the number in `cell` has more than OVER_SHARE of its ink (against the ink inside)
     more than OUTLINE_MM out of its box, within OVER_MM of it: the whole number's ink
     (darkness, over the box grown by OVER_MM; the pen where it crosses the outline, taken away
@@ -110,7 +111,9 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
         c = (cols >= (x0 - mm) * px_per_mm) & (cols < (x1 + mm) * px_per_mm)
         return r[:, None] & c[None, :]
 
-    on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift, OVER_MM + BORDER_MM)
+    if on_outline is None:
+        on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
+    on_outline = placed(on_outline, cell, px_per_mm, OVER_MM + BORDER_MM)
     dark = _pen_drawn_back(dark, on_outline, (_ink(dark, floor) > 0) & within(-BORDER_MM))
     ink = _ink(dark, floor) > 0
     inside = ink & within(-BORDER_MM)
@@ -156,7 +159,8 @@ EDGE_WHY = "the number's strokes run along the box's outline; read with them, it
 
 
 def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
-              shift: tuple[int, int], floor: float, ink: np.ndarray) -> np.ndarray | None:
+              shift: tuple[int, int], floor: float, ink: np.ndarray,
+              on_outline: np.ndarray | None = None) -> np.ndarray | None:
     """The number in `cell` (its `ink` in the cell's crop) with its strokes in the border along
     the box's outline: the darkness of the whole box, the print taken away, where its ink
     joins the number's (pieces apart from it are the print's leftovers); None where that adds
@@ -170,7 +174,9 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     number = np.zeros(dark.shape, np.uint8)
     number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
     if number.any():
-        dark = _pen_drawn_back(dark, pen_on_outline(page, raw, cell, px_per_mm, shift, BORDER_MM), number > 0)
+        if on_outline is None:
+            on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
+        dark = _pen_drawn_back(dark, placed(on_outline, cell, px_per_mm, BORDER_MM), number > 0)
     whole = (_ink(dark, floor) > 0).astype(np.uint8)
     _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
@@ -199,13 +205,12 @@ def _pen_drawn_back(dark: np.ndarray, where: np.ndarray, number: np.ndarray) -> 
 
 
 def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: float,
-                   shift: tuple[int, int], crop_mm: float) -> np.ndarray:
+                   shift: tuple[int, int]) -> np.ndarray:
     """Where pen lies over the outline of `cell` (see PEN_ON_OUTLINE): the band across the
-    outline there, in the crop of the box grown by `crop_mm` (in_border's: BORDER_MM, out to
-    the outline's middle: the band's inner half); boolean."""
+    outline there, in the crop of the box out to the band's outer edge; boolean (`placed`
+    puts it in another crop)."""
     b = round(ON_OUTLINE_MM * px_per_mm)
     r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
-    a0, a1, d0, d1 = _cell_crop(grown(cell, crop_mm), px_per_mm)
     dy, dx = shift
     photo = page[max(r0 + dy, 0):r1 + dy, max(c0 + dx, 0):c1 + dx]
     drawn = raw[r0:r1, c0:c1] > 0
@@ -213,8 +218,16 @@ def pen_on_outline(page: np.ndarray, raw: np.ndarray, cell: Cell, px_per_mm: flo
     if photo.shape == drawn.shape:  # (not where the crop runs off the page)
         ink = np.clip(_nearest_rank(photo, 0.9) - photo.astype(np.float32), 0, None)  # below the paper
         _redraw(redrawn, ink, drawn, b, round(CORNER_MM * px_per_mm), round(ON_OUTLINE_RUN_MM * px_per_mm))
-    # the band's crop within the caller's: rows and columns to add (or take off) each side
-    return _fitted(redrawn, r0 - a0, a1 - r1, c0 - d0, d1 - c1)
+    return redrawn
+
+
+def placed(on_outline: np.ndarray, cell: Cell, px_per_mm: float, crop_mm: float) -> np.ndarray:
+    """pen_on_outline's mask in the crop of the box grown by `crop_mm` (in_border's:
+    BORDER_MM, out to the outline's middle: the band's inner half)."""
+    r0, r1, c0, c1 = _cell_crop(grown(cell, BORDER_MM + ON_OUTLINE_MM), px_per_mm)
+    a0, a1, d0, d1 = _cell_crop(grown(cell, crop_mm), px_per_mm)
+    # the band's crop within the other: rows and columns to add (or take off) each side
+    return _fitted(on_outline, r0 - a0, a1 - r1, c0 - d0, d1 - c1)
 
 
 def _redraw(redrawn: np.ndarray, ink: np.ndarray, drawn: np.ndarray, b: int, corner: int, run: int) -> None:

@@ -216,14 +216,16 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
                 print_near = print_around(sheet, px_per_mm)
-                beyond, tails = overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift, floor)
+                on_outline = overflow.pen_on_outline(page, raw, cell, px_per_mm, shift)  # the three reads' alike
+                beyond, tails = overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift, floor,
+                                                 on_outline=on_outline)
                 if beyond is not None:
                     again.append((beyond, functools.partial(overflow.judged, coarse=coarse)))
-                elif not coarse and (bordered := overflow.in_border(page, raw, printed, cell, px_per_mm, shift,
-                                                                    floor, ink)) is not None:
+                elif not coarse and (bordered := overflow.in_border(page, raw, printed, cell, px_per_mm, shift, floor,
+                                                                    ink, on_outline)) is not None:
                     again.append((bordered, overflow.along_edge))
                 if beyond is None and (along := overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift,
-                                                                  floor, along=True)[0]) is not None:
+                                                                  floor, along=True, on_outline=on_outline)[0]) is not None:
                     again.append((along, overflow.along_outside))
                 if tails is not None and tails.shape == ink.shape:
                     again.append((np.where(tails, 0, ink), overflow.untouched))

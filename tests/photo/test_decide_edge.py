@@ -73,7 +73,7 @@ def pen_on_outline(*strokes, pen: int = 4, print_too=(), shift=(0, 0), page_grey
     if page_grey is not None:
         page[:] = page_grey
     page = np.roll(page, shift, axis=(0, 1))
-    return overflow.pen_on_outline(page, raw, BOX, R, shift, BORDER_MM)
+    return overflow.placed(overflow.pen_on_outline(page, raw, BOX, R, shift), BOX, R, BORDER_MM)
 
 
 def test_a_stroke_on_the_outline_is_drawn_back_where_it_lies():
@@ -124,7 +124,7 @@ def test_a_stroke_on_the_outline_apart_from_the_number_is_left_out_of_it():
     nowhere: found on the outline, but not the number's (column 16 of the crop, rows 40-72)."""
     page, raw, printed, around = page_with([(11.5, 8.8), (18.5, 8.8), (11.5, 20.0), (18.5, 20.0)],
                                            [(10.0, 13.0), (10.0, 17.0)])
-    assert overflow.pen_on_outline(page, raw, BOX, R, (0, 0), 2.7)[40:72, 12:21].any()
+    assert overflow.placed(overflow.pen_on_outline(page, raw, BOX, R, (0, 0)), BOX, R, 2.7)[40:72, 12:21].any()
     number = overflow.outside(page, raw, printed, around, BOX, R, (0, 0), FLOOR)[0]
     assert number is not None and not number[40:72, 10:22].any()
     assert ((number[93:99] > 0).sum(axis=1) > 40).any()  # the foot, joined to the diagonal
@@ -170,7 +170,7 @@ def test_an_edge_printed_thicker_is_no_pen():
     page, raw, _, _ = page_with()
     cv2.line(raw, (80, 160), (160, 160), 1, 4)
     page[raw > 0] = 60
-    assert not overflow.pen_on_outline(page, raw, BOX, R, (0, 0), BORDER_MM).any()
+    assert not overflow.pen_on_outline(page, raw, BOX, R, (0, 0)).any()
 
 
 @pytest.mark.parametrize("x0, drawn", [(9.6, False), (14.0, True)])
