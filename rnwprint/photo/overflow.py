@@ -113,8 +113,9 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
 
     if on_outline is None:
         on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
-    on_outline = placed(on_outline, cell, px_per_mm, OVER_MM + BORDER_MM)
-    dark = _pen_drawn_back(dark, on_outline, (_ink(dark, floor) > 0) & within(-BORDER_MM))
+    on_outline = placed(on_outline, cell, px_per_mm, OVER_MM + BORDER_MM) if on_outline.any() else None
+    if on_outline is not None:
+        dark = _pen_drawn_back(dark, on_outline, (_ink(dark, floor) > 0) & within(-BORDER_MM))
     ink = _ink(dark, floor) > 0
     inside = ink & within(-BORDER_MM)
     near = around[r0:r0 + h, c0:c0 + w]
@@ -137,7 +138,8 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
     number = inside | away | (ink & band & near_away)
     gap = cv2.morphologyEx(number.astype(np.uint8), cv2.MORPH_CLOSE, _disc(OUTLINE_MM, px_per_mm)) > 0
     number |= gap & band & near_away
-    number |= _joined(number, on_outline & ink, ink & band)
+    if on_outline is not None:
+        number |= _joined(number, on_outline & ink, ink & band)
     pen = float(np.median(dark[inside]))
     return np.where(number, np.maximum(dark, pen), 0.0).astype(np.float32), tails
 
@@ -176,7 +178,8 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     if number.any():
         if on_outline is None:
             on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
-        dark = _pen_drawn_back(dark, placed(on_outline, cell, px_per_mm, BORDER_MM), number > 0)
+        if on_outline.any():
+            dark = _pen_drawn_back(dark, placed(on_outline, cell, px_per_mm, BORDER_MM), number > 0)
     whole = (_ink(dark, floor) > 0).astype(np.uint8)
     _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
@@ -268,7 +271,9 @@ def _fitted(mask: np.ndarray, top: int, bottom: int, left: int, right: int) -> n
     """`mask` with rows and columns added each side (or taken off, where negative)."""
     h, w = mask.shape
     mask = mask[max(-top, 0):h - max(-bottom, 0), max(-left, 0):w - max(-right, 0)]
-    return np.pad(mask, ((max(top, 0), max(bottom, 0)), (max(left, 0), max(right, 0))))
+    out = np.zeros((mask.shape[0] + max(top, 0) + max(bottom, 0), mask.shape[1] + max(left, 0) + max(right, 0)), bool)
+    out[max(top, 0):max(top, 0) + mask.shape[0], max(left, 0):max(left, 0) + mask.shape[1]] = mask
+    return out
 
 
 def judged(inside: CellRead, whole: CellRead, coarse: bool) -> CellRead:
