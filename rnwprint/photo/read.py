@@ -216,7 +216,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
                 print_near = print_around(sheet, px_per_mm)
-                on_outline = overflow.pen_on_outline(page, raw, cell, px_per_mm, shift)  # the three reads' alike
+                on_outline = overflow.pen_on_outline(page, raw, cell, px_per_mm, shift)  # asked once for the reads below
                 beyond, tails = overflow.outside(page, raw, printed, print_near, cell, px_per_mm, shift, floor,
                                                  on_outline=on_outline)
                 if beyond is not None:
