@@ -49,6 +49,14 @@ def flagged(read: CellRead, why: str) -> CellRead:
     return replace(read, unsure=True, why="; ".join(filter(None, (earlier, why))))
 
 
+def flagged_where_other(why: str):
+    """A judge of a cell read a second way (read.Written.again): the first read stands, flagged
+    for `why` (its "{}" the other read's number) where the second reads another number."""
+    def judge(read: CellRead, other: CellRead) -> CellRead:
+        return read if other.value == read.value else flagged(read, why.format(other.value))
+    return judge
+
+
 def _tick(cell: Cell, share: float) -> CellRead:
     ticked = share > BLANK_INK
     lo, hi = UNSURE_BLANK

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Cell
-from rnwprint.photo.decide import CellRead, flagged
+from rnwprint.photo.decide import CellRead, flagged_where_other
 from rnwprint.photo.ink import BORDER_MM, _cell_crop, _darkness, _ink
 from rnwprint.photo.light import _nearest_rank
 from rnwprint.photo.printed import AROUND_MM
@@ -111,9 +111,7 @@ def outside(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, around: np.n
         c = (cols >= (x0 - mm) * px_per_mm) & (cols < (x1 + mm) * px_per_mm)
         return r[:, None] & c[None, :]
 
-    if on_outline is None:
-        on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
-    on_outline = placed(on_outline, cell, px_per_mm, OVER_MM + BORDER_MM) if on_outline.any() else None
+    on_outline = _outline_pen_in(on_outline, page, raw, cell, px_per_mm, shift, OVER_MM + BORDER_MM)
     if on_outline is not None:
         dark = _pen_drawn_back(dark, on_outline, (_ink(dark, floor) > 0) & within(-BORDER_MM))
     ink = _ink(dark, floor) > 0
@@ -175,11 +173,9 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     dark = _darkness(page, raw, printed, box, px_per_mm, shift)
     number = np.zeros(dark.shape, np.uint8)
     number[a0 - r0:a1 - r0, b0 - c0:b1 - c0] = ink > 0
-    if number.any():
-        if on_outline is None:
-            on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
-        if on_outline.any():
-            dark = _pen_drawn_back(dark, placed(on_outline, cell, px_per_mm, BORDER_MM), number > 0)
+    on_outline = _outline_pen_in(on_outline, page, raw, cell, px_per_mm, shift, BORDER_MM)
+    if on_outline is not None:
+        dark = _pen_drawn_back(dark, on_outline, number > 0)
     whole = (_ink(dark, floor) > 0).astype(np.uint8)
     _, labels = cv2.connectedComponents(whole | number, connectivity=8)
     joined = np.isin(labels, np.unique(labels[number > 0])) & (labels > 0)
@@ -187,6 +183,15 @@ def in_border(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
     if np.count_nonzero(joined) - own < EDGE_SHARE * own:
         return None
     return np.where(joined, dark, 0.0).astype(np.float32)
+
+
+def _outline_pen_in(on_outline: np.ndarray | None, page: np.ndarray, raw: np.ndarray, cell: Cell,
+                    px_per_mm: float, shift: tuple[int, int], crop_mm: float) -> np.ndarray | None:
+    """pen_on_outline's mask (found here where the caller has none) in the crop of the box
+    grown by `crop_mm`; None where no pen lies on the outline."""
+    if on_outline is None:
+        on_outline = pen_on_outline(page, raw, cell, px_per_mm, shift)
+    return placed(on_outline, cell, px_per_mm, crop_mm) if on_outline.any() else None
 
 
 def _joined(number: np.ndarray, pen: np.ndarray, between: np.ndarray) -> np.ndarray:
@@ -300,12 +305,9 @@ def along_edge(inside: CellRead, whole: CellRead) -> CellRead:
 
 
 ALONG_WHY = "the number's strokes run along the box's edge outside it; read with them, it is {}"
-
-
-def along_outside(read: CellRead, whole: CellRead) -> CellRead:
-    """A number read from the box alone (`read`) and with strokes along its edge outside it
-    (`whole`): flagged where the two differ."""
-    return read if whole.value == read.value else flagged(read, ALONG_WHY.format(whole.value))
+#: a number read from the box alone and with strokes along its edge outside it: flagged where
+#: the two differ
+along_outside = flagged_where_other(ALONG_WHY)
 
 
 def untouched(read: CellRead, alone: CellRead) -> CellRead:

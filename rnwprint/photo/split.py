@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from rnwprint.core.sheet import Cell
-from rnwprint.photo.decide import CellRead, flagged
+from rnwprint.photo.decide import flagged_where_other
 
 #: ink narrower than this (width / height) is one digit; wider ink is also tried cut in two.
 #: Two digits that touch or overlap a little, as joined hands write them, can be as narrow as
@@ -75,10 +75,9 @@ def without_edge_lines(ink: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     return np.where(lines, 0.0, ink).astype(np.float32)
 
 
-def edge_line(read: CellRead, bare: CellRead) -> CellRead:
-    """A two-digit cell read with its ink along the crop's edges (`read`) and without it
-    (`bare`): flagged where the two differ."""
-    return read if bare.value == read.value else flagged(read, EDGE_LINE_WHY.format(bare.value))
+#: a two-digit cell read with its ink along the crop's edges and without it: flagged where the
+#: two differ
+edge_line = flagged_where_other(EDGE_LINE_WHY)
 
 
 def _short_ways(crops: list[np.ndarray]) -> tuple[bool, ...]:
