@@ -74,11 +74,14 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=8000)
     parser.add_argument("--writers", help="as bench_photo.py: uci, fonts, npm-fonts, mnist-test or european")
     parser.add_argument("--cache", help="as bench_photo.py")
-    parser.add_argument("--circles", choices=("edge", "big", "round"), default="edge",
-                        help="guard circles round the box's edge, out over it, or clear of it (bench_photo.py's)")
+    parser.add_argument("--circles", choices=("edge", "big", "round", "faint"), default="edge",
+                        help="guard circles round the box's edge, out over it, clear of it (bench_photo.py's), "
+                             "or round the edge in a faint grey pencil")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    synth_ink.CIRCLE_SIZE = {"edge": synth_ink.CIRCLE_SIZE, "big": synth_ink.BIG_CIRCLE, "round": synth_ink.ROUND_CIRCLE}[args.circles]
+    synth_ink.CIRCLE_SIZE = {"big": synth_ink.BIG_CIRCLE, "round": synth_ink.ROUND_CIRCLE}.get(args.circles, synth_ink.CIRCLE_SIZE)
+    if args.circles == "faint":
+        synth_ink.CIRCLE_INK = synth_ink.FAINT_CIRCLE
     print(f"machine: {machine()}")
     kinds = collections.defaultdict(list)  # (kind, megapixels) -> (truth, read, unsure, why)
     with tempfile.TemporaryDirectory() as tmp:
