@@ -12,7 +12,7 @@ from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
 from rnwprint.photo import faint_ring as faint_ring_module
 from rnwprint.photo import read as photo_read
-from rnwprint.photo.faint_ring import FAINT_RING_WHY, rises_on_rays, faint_ring
+from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_ring, rises_on_rays
 from rnwprint.photo.ink import _ink
 from rnwprint.photo.pipeline import read_photo
 
@@ -92,6 +92,18 @@ def test_a_line_along_the_cell_s_edge_is_no_ring():
     dark = cell()
     dark[:, 55:57] = 0.8 * FLOOR
     assert not found(dark)
+
+
+def test_the_blur_of_the_box_s_outline_all_round_the_crop_is_no_ring():
+    """A blurred photo leaves the printed outline's blur along the crop's edges, darkest at the
+    edge (half the floor) and fading over 1.5 mm: a frame, on every ray at about the same
+    distance. Taken away at each distance from the edge, it leaves no ring; a ring inside it
+    is still found."""
+    ys, xs = np.mgrid[0:60, 0:60]
+    edge = np.minimum(np.minimum(ys, xs), np.minimum(59 - ys, 59 - xs))
+    frame = (0.5 * FLOOR * np.exp(-edge / 4.0)).astype(np.float32)
+    assert not found(np.maximum(cell(), frame))
+    assert found(np.maximum(cell(ring=0.4), frame))
 
 
 def test_the_rays_where_the_number_reaches_the_edge_have_no_room_and_the_rest_still_count():
