@@ -179,8 +179,14 @@ def main() -> None:
     parser.add_argument("--over-edge", type=float, default=0.0,
                         help="numbers written this share of the box up or down past their place, running "
                              "over the box's edge (0.25-0.35)")
+    parser.add_argument("--ink", choices=sorted(synth_ink.INKS),
+                        help="every photo written in this ink (pale: a hard pencil pressed lightly, paler than "
+                             "the reader's ink floor); default: blue or black at random")
+    parser.add_argument("--first-seed", type=int, default=1000, help="the first photo's seed (tuning: 5000)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    if args.ink:
+        PHOTO_OPTIONS["ink"] = args.ink
     if args.crease:
         PHOTO_OPTIONS["crease"] = args.crease
     synth_ink.OVER_EDGE = args.over_edge
@@ -212,7 +218,7 @@ def main() -> None:
             print(f"  {mp:4.0f} MP: filled right {f['filled read right']:.2%}, wrong unflagged "
                   f"{f['wrong and not flagged']:.2%}, flagged {f['flagged']:.2%}")
         return
-    cells, timings, failures, by_mp = evaluate(range(1000, 1000 + args.photos), writers=args.writers,
+    cells, timings, failures, by_mp = evaluate(range(args.first_seed, args.first_seed + args.photos), writers=args.writers,
                                                cache=args.cache)
     print(f"held-out set: {args.photos} photos across {', '.join(SHEETS)}; {len(cells)} cells; "
           f"{len(failures)} photos unreadable {failures}; writers: {args.writers or 'held-out MNIST'}")

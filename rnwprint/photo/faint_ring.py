@@ -9,10 +9,10 @@ number only falls away from it, and grain rises at scattered distances."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import cv2
 import numpy as np
+
+from rnwprint.photo.ink import without_frame
 
 RAYS = 48
 #: a faint ring: on FAINT_RING_ROUND of the rays or more the darkness rises by FAINT_RING_STEP
@@ -29,10 +29,6 @@ FAINT_RING_STEP, RING_JUMP_PX, FAINT_RING_ROUND, FAINT_RING_COARSE = 0.2, 2, 0.5
 #: a ray holds a point of a ring only where it runs this many px or more beyond the number
 #: within the crop (a number reaching the crop's edge leaves no room there)
 ROOM_PX = 3
-#: the blur of the box's printed outline, left along the crop's edges, is taken away this far in:
-#: at each distance from the edge, the darkness of the FRAME_SHARE percentile of the pixels there
-#: (all round the crop; a ring near the edge runs along a part of it)
-FRAME_PX, FRAME_SHARE = 12, 25
 #: read guarded (the likelier of the two there), flagged
 FAINT_RING_WHY = "a faint ring round the number, pencil or the photo's grain: is the number guarded?"
 
@@ -65,7 +61,7 @@ def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.n
     angles = np.arange(RAYS) * 2 * np.pi / RAYS
     mx = (middle[0] + np.cos(angles)[:, None] * radii).astype(np.float32)
     my = (middle[1] + np.sin(angles)[:, None] * radii).astype(np.float32)
-    shade = _without_frame(np.minimum(dark, floor).astype(np.float32)) / floor
+    shade = without_frame(np.minimum(dark, floor).astype(np.float32)) / floor
     rays = cv2.remap(shade, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     rays = (np.roll(rays, 1, axis=0) + rays + np.roll(rays, -1, axis=0)) / 3
     grown = cv2.dilate(number.astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -78,25 +74,6 @@ def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.n
     lowest = np.minimum.accumulate(np.where(looked, rays, np.inf), axis=1)
     rises = np.where(looked, rays - lowest, -1.0)
     return np.where(room, rises.max(axis=1), 0.0), rises.argmax(axis=1)
-
-
-def _without_frame(dark: np.ndarray) -> np.ndarray:
-    """`dark` less, at each distance from the crop's edge up to FRAME_PX, the FRAME_SHARE
-    percentile of the darkness at that distance: the blur of the box's printed outline (a frame
-    all round the crop, where a ring only passes)."""
-    rings = _frame_rings(*dark.shape)
-    out = dark.copy()
-    for ring in rings:
-        out[ring] = np.maximum(dark[ring] - np.percentile(dark[ring], FRAME_SHARE), 0)
-    return out
-
-
-@lru_cache(maxsize=32)
-def _frame_rings(h: int, w: int) -> list[np.ndarray]:
-    """The pixels of an h x w crop at each distance from its edge, 0 to FRAME_PX - 1."""
-    ys, xs = np.mgrid[0:h, 0:w]
-    distance = np.minimum(np.minimum(ys, xs), np.minimum(h - 1 - ys, w - 1 - xs))
-    return [distance == d for d in range(min(FRAME_PX, (min(h, w) + 1) // 2))]
 
 
 def _number(pen: np.ndarray) -> np.ndarray | None:

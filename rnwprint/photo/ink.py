@@ -27,6 +27,10 @@ GRAIN_RANK, GRAIN_TIMES = 0.25, 4.0
 GRAIN_SAMPLE = 600
 PRINT_EDGE_MM = 0.25  # see _off_print
 GRAIN_SPREAD = 2.0  # a cell's grain is within this many times the median cell's (read.separate)
+#: the blur of the box's printed outline, left along the crop's edges, is taken away this far in:
+#: at each distance from the edge, the darkness of the FRAME_SHARE percentile of the pixels there
+#: (all round the crop; a ring near the edge runs along a part of it)
+FRAME_PX, FRAME_SHARE = 12, 25
 
 
 def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
@@ -162,3 +166,21 @@ def _share_inside(ink: np.ndarray, page_px_per_photo_px: float) -> float:
     inner = ink[m:ink.shape[0] - m, m:ink.shape[1] - m] if m else ink
     return float((inner > 0).mean()) if inner.size else 0.0
 
+
+def without_frame(dark: np.ndarray) -> np.ndarray:
+    """`dark` less, at each distance from the crop's edge up to FRAME_PX, the FRAME_SHARE
+    percentile of the darkness at that distance: the blur of the box's printed outline (a frame
+    all round the crop, where a ring only passes)."""
+    rings = _frame_rings(*dark.shape)
+    out = dark.copy()
+    for ring in rings:
+        out[ring] = np.maximum(dark[ring] - np.percentile(dark[ring], FRAME_SHARE), 0)
+    return out
+
+
+@functools.lru_cache(maxsize=32)
+def _frame_rings(h: int, w: int) -> list[np.ndarray]:
+    """The pixels of an h x w crop at each distance from its edge, 0 to FRAME_PX - 1."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    distance = np.minimum(np.minimum(ys, xs), np.minimum(h - 1 - ys, w - 1 - xs))
+    return [distance == d for d in range(min(FRAME_PX, (min(h, w) + 1) // 2))]

@@ -22,13 +22,14 @@ from rnwprint.photo.circles import (  # noqa: F401
     CROSSING_WHY, NOWHERE, ROUND_FIRST_LOOK, ROUND_FROM_MM, ROUND_MM, PALE_ROUND_WHY, ROUND_NUMBER_PEN, ROUND_SHARP, ROUND_SPECKS_FLAGGED, ROUND_WHY, _goes_round, _round_circle, _big_circle, _number_s_own_stroke, _off_centre_circle, _outline_circle, _reaches_edges, _remove_circle, _rings, _small_circle,
     crossing_directions, rim_directions)
 from rnwprint.photo.decide import (  # noqa: F401
-    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
+    AMBIGUOUS, BLANK_INK, DECIMALS, ONE_OR_TWO, UNSURE_BLANK, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE,
     WHY_SHORT, CellRead, flagged,
     _cut_odds, _decide, _pair, _tick)
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_ring
+from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     COVERED, COVERED_ABOVE, COVERED_CLEAR, COVERED_FEW, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
@@ -169,12 +170,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             light = "grainy"  # a light stroke may be lost in the grain: only a sure read stands
         if cell.kind == "tick":
             read = _tick(cell, _share_inside(ink, px_per_mm / photo_px_per_mm))
+            if read.value is False and not read.unsure and pale_strokes(dark, floor, px_per_mm, PALE_TICK_MM):
+                read = replace(read, confidence=0.5, unsure=True, why=WHY_FAINT_TICK)
         elif share < BLANK_INK:
             # faint marks, unless most of them are the blurred edge of the box's printed id
-            unsure = share > UNSURE_BLANK[0] and \
+            faint = share > UNSURE_BLANK[0] and \
                 cv2.countNonZero(_off_print(ink, printed, cell, px_per_mm)) / ink.size > UNSURE_BLANK[0]
-            read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if unsure else 1.0, unsure,
-                            WHY_FAINT if unsure else "")
+            why = WHY_FAINT if faint else PALE_WHY if pale_strokes(dark, floor, px_per_mm) else ""
+            read = CellRead(cell.id, None, 1.0 - share / BLANK_INK if why else 1.0, bool(why), why)
         else:
             circled = False
             pen = _pen(ink)

@@ -16,6 +16,7 @@ from rnwprint.photo.circles import (BIG_CIRCLE_WHY, CROSSING_WHY, EMPTY_RING_WHY
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.faint_ring import FAINT_RING_WHY
 from rnwprint.photo.light import LIGHT_WHY
+from rnwprint.photo.pale import PALE_WHY
 from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
 from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
@@ -33,6 +34,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     WHY_SHORT: "reasons.short",
     WHY_GUESS: "reasons.guess",
     WHY_FAINT: "reasons.faint",
+    PALE_WHY: "reasons.pale",
     FAINT_AMONG_WHY: "reasons.faint_among",
     WHY_FAINT_TICK: "reasons.faint_tick",
     WHY_CIRCLED_X: "reasons.circled_x",

@@ -76,7 +76,7 @@ class PhotoOptions:
     blur: float | None = None  # Gaussian sigma in pixels
     noise: float | None = None  # sensor noise, standard deviation in grey levels
     jpeg_quality: int | None = None  # 1-100
-    ink: str | None = None  # blue | black
+    ink: str | None = None  # blue | black | pale (synth_ink.INKS)
     crease: float = 0.0  # darkness of a fold's creases down the middle of the page, both ways (0: none)
     handwriting: str | os.PathLike | None = None  # held-out digits (.npz); default: the packaged file
     aspect: float = 4 / 3  # frame width / height (a landscape frame; rotation turns the page)

@@ -21,6 +21,9 @@ HELDOUT = data_path("photo", "heldout-digits.npz")
 INKS = {  # RGB, as a ballpoint or felt pen looks on white paper
     "blue": ((22, 42, 130), (40, 70, 170)),
     "black": ((20, 20, 26), (55, 55, 62)),
+    # a hard pencil pressed lightly: strokes 0.08-0.18 darker than the paper, most of them paler
+    # than the reader's ink floor (bench_photo.py --ink pale)
+    "pale": ((196, 196, 202), (220, 220, 226)),
 }
 
 

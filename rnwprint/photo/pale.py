@@ -1,0 +1,39 @@
+"""A number written so pale (a hard pencil, a pen running dry) that next to none of it is
+dark enough to be ink: the cell would read blank, sure, and the number be lost without a word.
+Its strokes still stand out of the paper together, softened a little: a piece of them as long
+as a digit, away from the crop's edges (where the box's printed outline leaves its blur), is
+no grain, which stays in specks."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rnwprint.photo.ink import without_frame
+
+#: pale strokes: the darkness, the outline's blur taken away and softened by a Gaussian of
+#: PALE_BLUR_MM, above PALE_SHARE of the ink floor, in one piece PALE_STROKE_MM long or tall or
+#: more, clear of the crop's edges. Of the numbers read blank, sure, in photos written in a
+#: pale pencil (bench_photo.py --ink pale, seeds 5000-5039: most of them map numbers 3-4 mm
+#: tall) 49 in 106 are found so, and 7 of a stranger's 10 (hand H); of the blank cells, 2 of
+#: 1,228 in generated photos (seeds 5000-5099, UCI writers), none of 492 in the pale photos
+#: and 2 of hand H's 508 (a grainy photo). At 2.5 mm: 78 in 106, but 6, 1 and 16 blanks
+PALE_BLUR_MM, PALE_SHARE, PALE_STROKE_MM = 0.19, 0.5, 3.0
+#: in a tick box (5.5 x 3.5 mm), a piece PALE_TICK_MM long: 32 of the 63 pale ticks read unticked
+#: in the pale photos, none of 596 empty tick boxes there and in the UCI writers' photos (at
+#: 1.5 mm: 40, and 1 box)
+PALE_TICK_MM = 2.0
+PALE_WHY = "pale strokes, below the ink's darkness: a number written faintly?"
+
+
+def pale_strokes(dark: np.ndarray, floor: float, px_per_mm: float, long_mm: float = PALE_STROKE_MM) -> bool:
+    """Whether a cell read blank holds pale strokes (see PALE_STROKE_MM; `long_mm` long):
+    `dark`, its darkness (the print taken away); `floor`, its ink floor."""
+    long = long_mm * px_per_mm
+    if np.count_nonzero(dark > PALE_SHARE * floor) < long:  # too few pixels for a stroke that long
+        return False
+    soft = cv2.GaussianBlur(without_frame(np.minimum(dark, floor)), (0, 0), PALE_BLUR_MM * px_per_mm)
+    pieces = cv2.connectedComponentsWithStats((soft > PALE_SHARE * floor).astype(np.uint8), connectivity=8)[2][1:]
+    x, y, w, h = pieces[:, 0], pieces[:, 1], pieces[:, 2], pieces[:, 3]
+    clear = (x >= 1) & (y >= 1) & (x + w <= dark.shape[1] - 1) & (y + h <= dark.shape[0] - 1)
+    return bool((np.maximum(w, h)[clear] >= long).any())
