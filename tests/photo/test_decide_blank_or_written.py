@@ -13,6 +13,7 @@ from rnwprint.games import GAMES
 from rnwprint.photo import digits
 from rnwprint.photo import ink as photo_ink
 from rnwprint.photo import read as photo_read
+from rnwprint.photo.pale import PALE_WHY
 
 
 @pytest.mark.parametrize("share, ticked, flagged, confidence", [
@@ -127,13 +128,15 @@ def test_a_coarse_photos_faded_stroke_is_taken_whole(twenty_one, photo_px_per_mm
 
 def test_a_coarse_photo_still_tells_a_blank_box_by_the_usual_floor(twenty_one):
     """The lower floor is for the strokes of a box already known to be written: faint
-    shading (12 % darker than the paper) in a blank box is no ink, however coarse the photo."""
+    shading (12 % darker than the paper) in a blank box is no ink, however coarse the photo.
+    Its lines run across the box like a pencil's pressed lightly, so the box is marked unsure
+    for them (pale.PALE_WHY), still blank."""
     def shade(page, cell):
         c0, r0, c1, r1 = inside(cell)
         for y in range(r0 + 30, r1 - 30, 10):
             page[y:y + 5, c0 + 30:c1 - 30] = round(PAPER * (1 - 0.12))
     read = read_one(twenty_one, shade, photo_px_per_mm=2.5)
-    assert read.value is None and not read.unsure
+    assert read.value is None and read.why == PALE_WHY
 
 
 def test_a_faint_unsure_read_of_little_ink_is_blank_flagged(monkeypatch):
