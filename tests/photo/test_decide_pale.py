@@ -3,11 +3,14 @@ and sure (rnwprint/photo/pale.py)."""
 
 from __future__ import annotations
 
+import pathlib
+
 import numpy as np
 import pytest
 from support import synth
 
 from rnwprint.games import GAMES
+from rnwprint.photo import pale
 from rnwprint.photo import read as photo_read
 from rnwprint.photo.ink import INK_DARKNESS
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
@@ -60,6 +63,17 @@ def test_grain_is_no_pale_number():
     for seed in range(20):
         dark = np.abs(np.random.default_rng(seed).normal(0, 0.035, (60, 60))).astype(np.float32)
         assert not pale_strokes(dark, FLOOR, PX), seed
+
+
+def test_a_grainy_textured_box_is_no_pale_number(monkeypatch):
+    """A blank Twenty One box of a stranger's grainy photo (hand I, its darkness as the reader
+    cut it: 0.07 dark all over, the floor 0.18): softened, its grain runs together into pieces
+    longer than 3 mm above half the floor. Above PALE_OVER_PAPER times its median, none."""
+    box = np.load(pathlib.Path(__file__).parent.parent / "data" / "grainy-box.npz")
+    dark, floor = box["dark"].astype(np.float32), float(box["floor"])
+    assert not pale_strokes(dark, floor, PX)
+    monkeypatch.setattr(pale, "PALE_OVER_PAPER", 0.0)
+    assert pale_strokes(dark, floor, PX)
 
 
 def test_pale_pencil_numbers_on_a_map_photo_are_flagged_not_read_blank(monkeypatch, tmp_path):
