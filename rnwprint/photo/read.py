@@ -217,7 +217,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         why = CROSSING_WHY
                     elif _round_circle(*round_of, px_per_mm, rim, specks=ROUND_SPECKS_FLAGGED):
                         why = PALE_ROUND_WHY
-                if not circled and not ringed and not why and faint_ring(dark, ink, floor, coarse):
+                if not circled and not ringed and not why and light in ("", "grainy") and faint_ring(dark, ink, floor, coarse):
                     circled, why = True, FAINT_RING_WHY
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
