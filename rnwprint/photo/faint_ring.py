@@ -9,6 +9,8 @@ number only falls away from it, and grain rises at scattered distances."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -37,51 +39,102 @@ def faint_ring(dark: np.ndarray, ink: np.ndarray, floor: float, coarse: bool = F
     """Whether a faint ring goes round the number: `dark`, the cell's darkness (the print
     taken away); `ink`, what of it is above the ink `floor` (the number); `coarse`, a photo
     seeing the page at under 3 px/mm."""
-    rays = rises_on_rays(dark, ink, floor)
-    if rays is None:
-        return False
-    rise, radius = rays
-    on_ring = (rise >= FAINT_RING_STEP) & (np.abs(radius - np.roll(radius, 1)) <= RING_JUMP_PX) & \
-        (np.abs(radius - np.roll(radius, -1)) <= RING_JUMP_PX)
-    return bool(on_ring.mean() >= (FAINT_RING_COARSE if coarse else FAINT_RING_ROUND))
+    return faint_rings([(dark, ink, floor)], coarse)[0]
 
 
-def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """On each of RAYS rays from the number's middle, beyond the number: the highest rise of
-    the darkness over its lowest point nearer the number (a share of the ink `floor`; 0 where
-    the ray has no room beyond the number), and how far out that rise peaks (px). None where
-    there is no number."""
-    number = _number(ink > 0)
-    if number is None:
-        return None
-    ys, xs = np.nonzero(number)
-    middle = ((xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2)
-    h, w = dark.shape
+def faint_rings(cells: list[tuple[np.ndarray, np.ndarray, float]], coarse: bool = False) -> list[bool]:
+    """faint_ring of each (dark, ink, floor), the cells of a shape looked at together (a
+    sheet's boxes are mostly of one size: one pass over all of them costs about what one
+    cell alone does)."""
+    found = [False] * len(cells)
+    by_shape: dict[tuple[int, int], list[int]] = {}
+    for k, (dark, _, _) in enumerate(cells):
+        by_shape.setdefault(dark.shape, []).append(k)
+    for ks in by_shape.values():
+        rise, radius = _rises(np.stack([cells[k][0] for k in ks]), np.stack([_number(cells[k][1] > 0) for k in ks]),
+                              np.array([cells[k][2] for k in ks], np.float32))
+        on_ring = (rise >= FAINT_RING_STEP) & (np.abs(radius - np.roll(radius, 1, axis=1)) <= RING_JUMP_PX) & \
+            (np.abs(radius - np.roll(radius, -1, axis=1)) <= RING_JUMP_PX)
+        for k, share in zip(ks, on_ring.mean(axis=1)):
+            found[k] = bool(share >= (FAINT_RING_COARSE if coarse else FAINT_RING_ROUND))
+    return found
+
+
+def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """On each of RAYS rays from the middle of the number (in `ink`, the pen above the ink
+    `floor`: see _number), beyond it: the highest rise of the darkness over its lowest point nearer the
+    number (a share of the floor; 0 where the ray has no room beyond the number, or there is
+    no number), and how far out that rise peaks (px)."""
+    rise, radius = _rises(dark[None], _number(ink > 0)[None], np.array([floor], np.float32))
+    return rise[0], radius[0]
+
+
+def _rises(darks: np.ndarray, pens: np.ndarray, floors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """rises_on_rays of cells of one shape: `darks` and `pens` (cells, h, w); (cells, RAYS) each."""
+    h, w = darks.shape[1:]
+    across, down, radii = _ray_steps(h, w)
+    rows, columns = pens.any(axis=2), pens.any(axis=1)
+    middles = np.stack([(columns.argmax(axis=1) + w - 1 - columns[:, ::-1].argmax(axis=1)) / 2,
+                        (rows.argmax(axis=1) + h - 1 - rows[:, ::-1].argmax(axis=1)) / 2], axis=1).astype(np.float32)
+    mx = across[None] + middles[:, 0, None, None]  # (cells, RAYS, radii)
+    my = down[None] + middles[:, 1, None, None]
+    in_crop = (mx >= 0) & (my >= 0) & (mx <= w - 1) & (my <= h - 1)
+    shade = without_frame(np.minimum(darks, floors[:, None, None])) / floors[:, None, None]
+    rays = _round_window(_bilinear(shade, mx, my, in_crop).transpose(1, 0, 2), 1).mean(axis=0).transpose(1, 0, 2)
+    cell = np.arange(len(darks))[:, None, None]
+    on_number = _grown(pens)[cell, np.clip(np.rint(my), 0, h - 1).astype(int), np.clip(np.rint(mx), 0, w - 1).astype(int)]
+    beyond = np.where(on_number & in_crop, radii + 1, 0).max(axis=2)
+    beyond = _round_window(beyond.T, 2).max(axis=0).T  # a stroke seen between two rays
+    looked = (radii >= beyond[:, :, None]) & in_crop
+    room = (looked.sum(axis=2) >= ROOM_PX) & pens.any(axis=(1, 2))[:, None]
+    lowest = np.minimum.accumulate(np.where(looked, rays, np.inf), axis=2)
+    rises = np.where(looked, rays - lowest, -1.0)
+    return np.where(room, rises.max(axis=2), 0.0), rises.argmax(axis=2)
+
+
+def _bilinear(images: np.ndarray, x: np.ndarray, y: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """`images` (cells, h, w) at the points (x, y) (cells, ...), 0 outside them."""
+    h, w = images.shape[1:]
+    x0 = np.clip(np.floor(x), 0, w - 2).astype(int)
+    y0 = np.clip(np.floor(y), 0, h - 2).astype(int)
+    fx, fy = np.clip(x - x0, 0, 1), np.clip(y - y0, 0, 1)
+    cell = np.arange(len(images)).reshape((-1,) + (1,) * (x.ndim - 1))
+    top = images[cell, y0, x0] * (1 - fx) + images[cell, y0, x0 + 1] * fx
+    bottom = images[cell, y0 + 1, x0] * (1 - fx) + images[cell, y0 + 1, x0 + 1] * fx
+    return np.where(inside, top * (1 - fy) + bottom * fy, 0.0)
+
+
+def _grown(masks: np.ndarray) -> np.ndarray:
+    """Boolean (cells, h, w) masks grown by a pixel each way (a 3 x 3 dilation)."""
+    padded = np.pad(masks, ((0, 0), (1, 1), (1, 1)))
+    h, w = masks.shape[1:]
+    return np.logical_or.reduce([padded[:, dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)])
+
+
+def _round_window(values: np.ndarray, reach: int) -> np.ndarray:
+    """`values` (one per ray, along the first axis) and their neighbours `reach` rays either
+    way round, stacked: (2 reach + 1, RAYS, ...)."""
+    around = np.concatenate([values[-reach:], values, values[:reach]])
+    return np.stack([around[k:k + len(values)] for k in range(2 * reach + 1)])
+
+
+@lru_cache(maxsize=32)
+def _ray_steps(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each point of RAYS rays from a middle, as (x, y) offsets from it, out to half an h x w
+    crop's diagonal, one px apart; and the points' distances from the middle."""
     radii = np.arange(int(np.hypot(h, w) / 2) + 2, dtype=np.float32)
     angles = np.arange(RAYS) * 2 * np.pi / RAYS
-    mx = (middle[0] + np.cos(angles)[:, None] * radii).astype(np.float32)
-    my = (middle[1] + np.sin(angles)[:, None] * radii).astype(np.float32)
-    shade = without_frame(np.minimum(dark, floor).astype(np.float32)) / floor
-    rays = cv2.remap(shade, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    rays = (np.roll(rays, 1, axis=0) + rays + np.roll(rays, -1, axis=0)) / 3
-    grown = cv2.dilate(number.astype(np.uint8), np.ones((3, 3), np.uint8))
-    on_number = cv2.remap(grown, mx, my, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0) > 0
-    beyond = np.where(on_number, radii + 1, 0).max(axis=1)
-    beyond = np.max([np.roll(beyond, k) for k in range(-2, 3)], axis=0)  # a stroke seen between two rays
-    in_crop = (mx >= 0) & (my >= 0) & (mx <= w - 1) & (my <= h - 1)
-    looked = (radii >= beyond[:, None]) & in_crop
-    room = looked.sum(axis=1) >= ROOM_PX
-    lowest = np.minimum.accumulate(np.where(looked, rays, np.inf), axis=1)
-    rises = np.where(looked, rays - lowest, -1.0)
-    return np.where(room, rises.max(axis=1), 0.0), rises.argmax(axis=1)
+    return ((np.cos(angles)[:, None] * radii).astype(np.float32), (np.sin(angles)[:, None] * radii).astype(np.float32),
+            radii)
 
 
-def _number(pen: np.ndarray) -> np.ndarray | None:
-    """The number: the largest piece of `pen` and the pieces whose middles lie within its
-    bounding box grown by a fifth each way."""
+def _number(pen: np.ndarray) -> np.ndarray:
+    """The number in `pen`: its largest piece and the pieces whose middles lie within that
+    piece's bounding box grown by a fifth each way (not a ring's darker stretch or a speck
+    further out); nothing where `pen` holds nothing."""
     count, labels, stats, middles = cv2.connectedComponentsWithStats(pen.astype(np.uint8), connectivity=8)
     if count <= 1:
-        return None
+        return np.zeros(pen.shape, bool)
     largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     x, y, w, h = stats[largest, :4]
     mx, my = middles[:, 0], middles[:, 1]

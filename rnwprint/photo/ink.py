@@ -168,19 +168,25 @@ def _share_inside(ink: np.ndarray, page_px_per_photo_px: float) -> float:
 
 
 def without_frame(dark: np.ndarray) -> np.ndarray:
-    """`dark` less, at each distance from the crop's edge up to FRAME_PX, the FRAME_SHARE
-    percentile of the darkness at that distance: the blur of the box's printed outline (a frame
-    all round the crop, where a ring only passes)."""
-    rings = _frame_rings(*dark.shape)
-    out = dark.copy()
-    for ring in rings:
-        out[ring] = np.maximum(dark[ring] - np.percentile(dark[ring], FRAME_SHARE), 0)
-    return out
+    """`dark` (a crop, or a stack of crops of one shape) less, at each distance from the
+    crop's edge up to FRAME_PX, the frame's darkness there: the blur of the box's printed
+    outline, all round the crop, where a ring or a stroke only passes. Along each of the four
+    edges, the FRAME_SHARE percentile of the row (or column) that far in; of the four, the
+    median."""
+    h, w = dark.shape[-2:]
+    depth = min(FRAME_PX, h // 2, w // 2)
+    if depth == 0:
+        return dark.copy()
+    edges = [dark[..., :depth, :], dark[..., ::-1, :][..., :depth, :],
+             np.swapaxes(dark, -1, -2)[..., :depth, :], np.swapaxes(dark, -1, -2)[..., ::-1, :][..., :depth, :]]
+    frame = np.median([np.partition(edge, (edge.shape[-1] - 1) * FRAME_SHARE // 100, axis=-1)
+                       [..., (edge.shape[-1] - 1) * FRAME_SHARE // 100] for edge in edges], axis=0)
+    frame = np.concatenate([frame, np.zeros(frame.shape[:-1] + (1,), frame.dtype)], axis=-1).astype(dark.dtype)
+    return np.maximum(dark - np.take(frame, _edge_distance(h, w, depth), axis=-1), 0)
 
 
 @functools.lru_cache(maxsize=32)
-def _frame_rings(h: int, w: int) -> list[np.ndarray]:
-    """The pixels of an h x w crop at each distance from its edge, 0 to FRAME_PX - 1."""
+def _edge_distance(h: int, w: int, depth: int) -> np.ndarray:
+    """Each pixel's distance from the edge of an h x w crop, `depth` where `depth` or more."""
     ys, xs = np.mgrid[0:h, 0:w]
-    distance = np.minimum(np.minimum(ys, xs), np.minimum(h - 1 - ys, w - 1 - xs))
-    return [distance == d for d in range(min(FRAME_PX, (min(h, w) + 1) // 2))]
+    return np.minimum(np.minimum(np.minimum(ys, xs), np.minimum(h - 1 - ys, w - 1 - xs)), depth)

@@ -34,12 +34,20 @@ PALE_WHY = "pale strokes, below the ink's darkness: a number written faintly?"
 def pale_strokes(dark: np.ndarray, floor: float, px_per_mm: float, long_mm: float = PALE_STROKE_MM) -> bool:
     """Whether a cell read blank holds pale strokes (see PALE_STROKE_MM; `long_mm` long):
     `dark`, its darkness (the print taken away); `floor`, its ink floor."""
-    long = long_mm * px_per_mm
-    if np.count_nonzero(dark > PALE_SHARE * floor) < long:  # too few pixels for a stroke that long
+    long, sigma = long_mm * px_per_mm, PALE_BLUR_MM * px_per_mm
+    pale = np.minimum(dark, floor)
+    # a first look, softened as it is: taking the outline's blur away and a higher bar only
+    # shrink the pieces, so where none is that long, none will be (most blank boxes)
+    if not _long_pieces(cv2.GaussianBlur(pale, (0, 0), sigma) > PALE_SHARE * floor, long, clear=False):
         return False
-    soft = cv2.GaussianBlur(without_frame(np.minimum(dark, floor)), (0, 0), PALE_BLUR_MM * px_per_mm)
-    above = max(PALE_SHARE * floor, PALE_OVER_PAPER * float(np.median(soft)))
-    pieces = cv2.connectedComponentsWithStats((soft > above).astype(np.uint8), connectivity=8)[2][1:]
+    soft = cv2.GaussianBlur(without_frame(pale), (0, 0), sigma)
+    return _long_pieces(soft > max(PALE_SHARE * floor, PALE_OVER_PAPER * float(np.median(soft))), long, clear=True)
+
+
+def _long_pieces(mask: np.ndarray, long: float, clear: bool) -> bool:
+    """Whether a piece of `mask` is `long` px long or tall (with `clear`: of those clear of the
+    crop's edges)."""
+    pieces = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)[2][1:]
     x, y, w, h = pieces[:, 0], pieces[:, 1], pieces[:, 2], pieces[:, 3]
-    clear = (x >= 1) & (y >= 1) & (x + w <= dark.shape[1] - 1) & (y + h <= dark.shape[0] - 1)
-    return bool((np.maximum(w, h)[clear] >= long).any())
+    kept = (x >= 1) & (y >= 1) & (x + w <= mask.shape[1] - 1) & (y + h <= mask.shape[0] - 1) if clear else True
+    return bool((np.maximum(w, h)[kept] >= long).any())

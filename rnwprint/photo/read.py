@@ -28,7 +28,7 @@ from rnwprint.photo.decide import (  # noqa: F401
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
-from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_ring
+from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_rings
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
@@ -143,7 +143,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             hidden[cell.id] = _outline_hidden(page, raw, grey, cell, px_per_mm, shift)
         return hidden[cell.id]
 
-    seen = []
+    seen, ring_asked = [], []  # ring_asked: (index in written, (dark, ink, floor)) for faint_rings
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
@@ -217,8 +217,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                         why = CROSSING_WHY
                     elif _round_circle(*round_of, px_per_mm, rim, specks=ROUND_SPECKS_FLAGGED):
                         why = PALE_ROUND_WHY
-                if not circled and not ringed and not why and light in ("", "grainy") and faint_ring(dark, ink, floor, coarse):
-                    circled, why = True, FAINT_RING_WHY
+                if not circled and not ringed and not why and light in ("", "grainy"):
+                    ring_asked.append((len(written), (dark, ink, floor)))  # all such cells at once, below
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
                 print_near = print_around(sheet, px_per_mm)
@@ -242,6 +242,9 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
+    for (k, _), ringed in zip(ring_asked, faint_rings([cell for _, cell in ring_asked], coarse)):
+        if ringed:  # read guarded, as a ring found in the loop would have been: no plain rereads
+            written[k] = replace(written[k], circled=True, why=FAINT_RING_WHY, small=too_coarse(photo_px_per_mm), again=())
     return reads, _faint_among(written)
 
 

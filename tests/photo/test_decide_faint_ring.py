@@ -12,7 +12,7 @@ from rnwprint.core.entries import Guarded
 from rnwprint.games import GAMES
 from rnwprint.photo import faint_ring as faint_ring_module
 from rnwprint.photo import read as photo_read
-from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_ring, rises_on_rays
+from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_ring, faint_rings, rises_on_rays
 from rnwprint.photo.ink import _ink
 from rnwprint.photo.pipeline import read_photo
 
@@ -57,7 +57,7 @@ def test_a_ring_runs_on_from_ray_to_ray_and_grain_does_not(jump, is_found, monke
     most stepping by `jump` px from one ray to the next and back: 2 px is a ring (an oval, drawn
     by a shaking hand), 3 px the photo's grain."""
     radius = 20 + jump * (np.arange(48) % 2)
-    monkeypatch.setattr(faint_ring_module, "rises_on_rays", lambda *args: (np.full(48, 0.25, np.float32), radius))
+    monkeypatch.setattr(faint_ring_module, "_rises", lambda *args: (np.full((1, 48), 0.25, np.float32), radius[None]))
     assert faint_ring(cell(), _ink(cell(), FLOOR), FLOOR) == is_found
 
 
@@ -116,7 +116,16 @@ def test_the_rays_where_the_number_reaches_the_edge_have_no_room_and_the_rest_st
 
 
 def test_an_empty_cell_has_no_number_to_go_round():
-    assert rises_on_rays(np.zeros((60, 60), np.float32), np.zeros((60, 60), np.float32), FLOOR) is None
+    rise, _ = rises_on_rays(np.zeros((60, 60), np.float32), np.zeros((60, 60), np.float32), FLOOR)
+    assert not rise.any()
+
+
+def test_cells_looked_at_together_are_each_judged_alone():
+    """faint_rings takes a sheet's cells in one pass, by shape: each gets its own verdict."""
+    ringed, plain, wide = cell(ring=0.3), cell(), np.pad(cell(ring=0.3), ((0, 0), (0, 8)))
+    cells = [(d, _ink(d, FLOOR), FLOOR) for d in (ringed, plain, wide, plain, ringed)]
+    assert faint_rings(cells) == [True, False, True, False, True]
+    assert faint_rings([]) == []
 
 
 def test_faint_pencil_circles_on_a_map_photo_are_flagged_not_lost(monkeypatch, tmp_path):
@@ -144,7 +153,7 @@ def test_faint_pencil_circles_on_a_map_photo_are_flagged_not_lost(monkeypatch, t
     ringed = [result.reads[cid] for cid in circled if FAINT_RING_WHY in result.reads[cid].why]
     assert ringed and all(read.unsure and read.value == marks[read.id] for read in ringed)
 
-    monkeypatch.setattr(photo_read, "faint_ring", lambda *args: False)
+    monkeypatch.setattr(photo_read, "faint_rings", lambda cells, coarse: [False] * len(cells))
     _, lost_without, plain_flagged_without = counts(read_photo(photo))
     assert len(lost_without) >= 5
     assert len(plain_flagged) <= len(plain_flagged_without)
