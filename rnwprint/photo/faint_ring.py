@@ -21,12 +21,12 @@ RAYS = 48
 #: of the ink floor or more, its highest rise within RING_JUMP_PX of the rays' either side. On
 #: the tuning photos (bench_circled.py --circles faint, seeds 8000-8039, held-out MNIST
 #: writers; bench_photo.py seeds 5000-5099, held-out MNIST and UCI writers), in photos seeing
-#: the page at 3 px/mm or more, that found 95 of the 117 faint circles the other checks lost
+#: the page at 3 px/mm or more, that found 93 of the 117 faint circles the other checks lost
 #: and a ring round none of 2,850 plain numbers (the darkest point against the ray's median
 #: instead: a stranger's pale, blurred pencil numbers took a ring for their own edges 70 times
 #: in 835; without the frame taken away, a blurred photo took the outline's blur for one).
 #: Under 3 px/mm (COARSE_BELOW) JPEG grain comes together into rings: there FAINT_RING_COARSE
-#: of the rays (15 of 39 circles, none of 1,044 plain numbers)
+#: of the rays (16 of 39 circles, 1 of 1,044 plain numbers)
 FAINT_RING_STEP, RING_JUMP_PX, FAINT_RING_ROUND, FAINT_RING_COARSE = 0.2, 2, 0.5, 0.65
 #: a ray holds a point of a ring only where it runs this many px or more beyond the number
 #: within the crop (a number reaching the crop's edge leaves no room there)
@@ -43,21 +43,20 @@ def faint_ring(dark: np.ndarray, ink: np.ndarray, floor: float, coarse: bool = F
 
 
 def faint_rings(cells: list[tuple[np.ndarray, np.ndarray, float]], coarse: bool = False) -> list[bool]:
-    """faint_ring of each (dark, ink, floor), the cells of a shape looked at together (a
-    sheet's boxes are mostly of one size: one pass over all of them costs about what one
-    cell alone does)."""
-    found = [False] * len(cells)
-    by_shape: dict[tuple[int, int], list[int]] = {}
-    for k, (dark, _, _) in enumerate(cells):
-        by_shape.setdefault(dark.shape, []).append(k)
-    for ks in by_shape.values():
-        rise, radius = _rises(np.stack([cells[k][0] for k in ks]), np.stack([_number(cells[k][1] > 0) for k in ks]),
-                              np.array([cells[k][2] for k in ks], np.float32))
-        on_ring = (rise >= FAINT_RING_STEP) & (np.abs(radius - np.roll(radius, 1, axis=1)) <= RING_JUMP_PX) & \
-            (np.abs(radius - np.roll(radius, -1, axis=1)) <= RING_JUMP_PX)
-        for k, share in zip(ks, on_ring.mean(axis=1)):
-            found[k] = bool(share >= (FAINT_RING_COARSE if coarse else FAINT_RING_ROUND))
-    return found
+    """faint_ring of each (dark, ink, floor), looked at together: a sheet's boxes are of about
+    one size (a pixel either way), so each is padded with paper to the largest, and one pass
+    over all of them costs a fraction of one pass a cell."""
+    if not cells:
+        return []
+    h, w = (max(dark.shape[k] for dark, _, _ in cells) for k in (0, 1))
+    darks, pens = np.zeros((len(cells), h, w), np.float32), np.zeros((len(cells), h, w), bool)
+    for k, (dark, ink, _) in enumerate(cells):
+        darks[k, :dark.shape[0], :dark.shape[1]] = dark
+        pens[k, :ink.shape[0], :ink.shape[1]] = _number(ink > 0)
+    rise, radius = _rises(darks, pens, np.array([floor for _, _, floor in cells], np.float32))
+    on_ring = (rise >= FAINT_RING_STEP) & (np.abs(radius - np.roll(radius, 1, axis=1)) <= RING_JUMP_PX) & \
+        (np.abs(radius - np.roll(radius, -1, axis=1)) <= RING_JUMP_PX)
+    return [bool(share) for share in on_ring.mean(axis=1) >= (FAINT_RING_COARSE if coarse else FAINT_RING_ROUND)]
 
 
 def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
@@ -80,9 +79,11 @@ def _rises(darks: np.ndarray, pens: np.ndarray, floors: np.ndarray) -> tuple[np.
     my = down[None] + middles[:, 1, None, None]
     in_crop = (mx >= 0) & (my >= 0) & (mx <= w - 1) & (my <= h - 1)
     shade = without_frame(np.minimum(darks, floors[:, None, None])) / floors[:, None, None]
-    rays = _round_window(_bilinear(shade, mx, my, in_crop).transpose(1, 0, 2), 1).mean(axis=0).transpose(1, 0, 2)
-    cell = np.arange(len(darks))[:, None, None]
-    on_number = _grown(pens)[cell, np.clip(np.rint(my), 0, h - 1).astype(int), np.clip(np.rint(mx), 0, w - 1).astype(int)]
+    rays = np.stack([cv2.remap(one, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                     for one, x, y in zip(shade, mx, my)])
+    rays = _round_window(rays.transpose(1, 0, 2), 1).mean(axis=0).transpose(1, 0, 2)  # a ring is continuous
+    on_number = np.stack([cv2.remap(one, x, y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+                          for one, x, y in zip(_grown(pens).view(np.uint8), mx, my)]) > 0
     beyond = np.where(on_number & in_crop, radii + 1, 0).max(axis=2)
     beyond = _round_window(beyond.T, 2).max(axis=0).T  # a stroke seen between two rays
     looked = (radii >= beyond[:, :, None]) & in_crop
@@ -90,18 +91,6 @@ def _rises(darks: np.ndarray, pens: np.ndarray, floors: np.ndarray) -> tuple[np.
     lowest = np.minimum.accumulate(np.where(looked, rays, np.inf), axis=2)
     rises = np.where(looked, rays - lowest, -1.0)
     return np.where(room, rises.max(axis=2), 0.0), rises.argmax(axis=2)
-
-
-def _bilinear(images: np.ndarray, x: np.ndarray, y: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """`images` (cells, h, w) at the points (x, y) (cells, ...), 0 outside them."""
-    h, w = images.shape[1:]
-    x0 = np.clip(np.floor(x), 0, w - 2).astype(int)
-    y0 = np.clip(np.floor(y), 0, h - 2).astype(int)
-    fx, fy = np.clip(x - x0, 0, 1), np.clip(y - y0, 0, 1)
-    cell = np.arange(len(images)).reshape((-1,) + (1,) * (x.ndim - 1))
-    top = images[cell, y0, x0] * (1 - fx) + images[cell, y0, x0 + 1] * fx
-    bottom = images[cell, y0 + 1, x0] * (1 - fx) + images[cell, y0 + 1, x0 + 1] * fx
-    return np.where(inside, top * (1 - fy) + bottom * fy, 0.0)
 
 
 def _grown(masks: np.ndarray) -> np.ndarray:

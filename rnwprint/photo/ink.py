@@ -179,8 +179,9 @@ def without_frame(dark: np.ndarray) -> np.ndarray:
         return dark.copy()
     edges = [dark[..., :depth, :], dark[..., ::-1, :][..., :depth, :],
              np.swapaxes(dark, -1, -2)[..., :depth, :], np.swapaxes(dark, -1, -2)[..., ::-1, :][..., :depth, :]]
-    frame = np.median([np.partition(edge, (edge.shape[-1] - 1) * FRAME_SHARE // 100, axis=-1)
-                       [..., (edge.shape[-1] - 1) * FRAME_SHARE // 100] for edge in edges], axis=0)
+    four = np.sort([np.partition(edge, (edge.shape[-1] - 1) * FRAME_SHARE // 100, axis=-1)
+                    [..., (edge.shape[-1] - 1) * FRAME_SHARE // 100] for edge in edges], axis=0)
+    frame = (four[1] + four[2]) / 2  # the median of the four edges
     frame = np.concatenate([frame, np.zeros(frame.shape[:-1] + (1,), frame.dtype)], axis=-1).astype(dark.dtype)
     return np.maximum(dark - np.take(frame, _edge_distance(h, w, depth), axis=-1), 0)
 
