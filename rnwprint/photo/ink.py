@@ -28,8 +28,9 @@ GRAIN_SAMPLE = 600
 PRINT_EDGE_MM = 0.25  # see _off_print
 GRAIN_SPREAD = 2.0  # a cell's grain is within this many times the median cell's (read.separate)
 #: the blur of the box's printed outline, left along the crop's edges, is taken away this far in:
-#: at each distance from the edge, the darkness of the FRAME_SHARE percentile of the pixels there
-#: (all round the crop; a ring near the edge runs along a part of it)
+#: at each distance from the edge, the FRAME_SHARE percentile of the darkness along each edge
+#: that far in, the median of the four (the frame runs all round the crop; a ring near the
+#: edge, or a stroke, along a part of it)
 FRAME_PX, FRAME_SHARE = 12, 25
 
 
