@@ -58,6 +58,18 @@ def test_a_line_along_the_cell_s_edge_is_no_pale_number():
     assert not pale_strokes(dark, FLOOR, PX)
 
 
+@pytest.mark.parametrize("side", ["left", "right", "top", "bottom"])
+def test_a_pale_stroke_touching_the_crop_s_edge_is_left_out_one_apart_from_it_counts(side):
+    """A stroke 4 mm long along one edge of the crop, touching it (the print's leftover), is
+    left out; the same stroke 4 px in from that edge is a number's stroke."""
+    def along(gap: int) -> np.ndarray:
+        dark = np.zeros((60, 60), np.float32)
+        dark[14:46, gap:gap + 3] = 0.9 * FLOOR
+        return {"left": dark, "right": dark[:, ::-1], "top": dark.T, "bottom": dark.T[::-1]}[side].copy()
+    assert not pale_strokes(along(0), FLOOR, PX)
+    assert pale_strokes(along(4), FLOOR, PX)
+
+
 def test_grain_is_no_pale_number():
     """Noise a quarter of the floor on average: specks, never a piece 3 mm long once softened."""
     for seed in range(20):
