@@ -61,6 +61,23 @@ def test_a_ring_runs_on_from_ray_to_ray_and_grain_does_not(jump, is_found, monke
     assert faint_ring(cell(), _ink(cell(), FLOOR), FLOOR) == is_found
 
 
+def test_a_ray_needs_its_neighbours_on_both_sides(monkeypatch):
+    """Peaks in pairs of rays, each pair 3 px off the next: every ray has one neighbour at its
+    distance and one 3 px off, so none runs on both ways round: no ring."""
+    radius = 20 + 3 * ((np.arange(48) // 2) % 2)
+    monkeypatch.setattr(faint_ring_module, "_rises", lambda *args: (np.full((1, 48), 0.25, np.float32), radius[None]))
+    assert not faint_ring(cell(), _ink(cell(), FLOOR), FLOOR)
+
+
+@pytest.mark.parametrize("rays, rise, is_found", [(24, 0.2, True), (23, 0.2, False), (24, 0.199, False)])
+def test_half_the_rays_rising_a_fifth_of_the_floor_is_a_ring(rays, rise, is_found, monkeypatch):
+    """FAINT_RING_ROUND and FAINT_RING_STEP at their edges: 24 of 48 rays rising by 0.2 of the
+    floor, at one distance, are a ring; 23 rays, or a rise of 0.199, are not."""
+    rises = np.where(np.arange(48) < rays, rise, 0.0).astype(np.float32)[None]
+    monkeypatch.setattr(faint_ring_module, "_rises", lambda *args: (rises, np.full((1, 48), 20)))
+    assert faint_ring(cell(), _ink(cell(), FLOOR), FLOOR) == is_found
+
+
 def test_a_coarse_photo_asks_more_of_the_ring():
     """Under 3 px/mm JPEG grain comes together into rings: a pale ring is taken there only if it
     goes 0.65 of the way round (FAINT_RING_COARSE): 240 degrees (32 of 48 rays), not 230 (31)."""
