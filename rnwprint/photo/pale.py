@@ -46,9 +46,14 @@ def pale_strokes(dark: np.ndarray, floor: float, px_per_mm: float, long_mm: floa
 
 
 def _long_pieces(mask: np.ndarray, long: float, clear: bool) -> bool:
-    """Whether a piece of `mask` is `long` px long or tall (with `clear`: of those clear of the
-    crop's edges)."""
+    """Whether a piece of `mask` is `long` px long or tall (with `clear`: leaving out a piece
+    that touches an edge of the crop it runs along, the print's leftover along the outline; a
+    stroke across the box, a dash in a tick box, touches the edges it crosses)."""
     pieces = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)[2][1:]
     x, y, w, h = pieces[:, 0], pieces[:, 1], pieces[:, 2], pieces[:, 3]
-    kept = (x >= 1) & (y >= 1) & (x + w <= mask.shape[1] - 1) & (y + h <= mask.shape[0] - 1) if clear else True
-    return bool((np.maximum(w, h)[kept] >= long).any())
+    long_enough = np.maximum(w, h) >= long
+    if clear:
+        along_top_or_bottom = (w >= h) & ((y == 0) | (y + h == mask.shape[0]))
+        along_a_side = (h >= w) & ((x == 0) | (x + w == mask.shape[1]))
+        long_enough &= ~along_top_or_bottom & ~along_a_side
+    return bool(long_enough.any())

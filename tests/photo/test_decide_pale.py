@@ -70,6 +70,17 @@ def test_a_pale_stroke_touching_the_crop_s_edge_is_left_out_one_apart_from_it_co
     assert pale_strokes(along(4), FLOOR, PX)
 
 
+def test_a_pale_dash_across_a_tick_box_counts():
+    """A tick drawn as a dash from side to side of its box touches both side edges, across
+    them: not the print's leftover, which runs along an edge."""
+    dark = np.zeros((44, 28), np.float32)
+    dark[20:23, :] = 0.9 * FLOOR
+    assert pale_strokes(dark, FLOOR, PX, PALE_TICK_MM)
+    along_the_top = np.zeros((44, 28), np.float32)
+    along_the_top[0:3, :] = 0.9 * FLOOR
+    assert not pale_strokes(along_the_top, FLOOR, PX, PALE_TICK_MM)
+
+
 def test_grain_is_no_pale_number():
     """Noise a quarter of the floor on average: specks, never a piece 3 mm long once softened."""
     for seed in range(20):
