@@ -13,11 +13,13 @@ from rnwprint.photo.ink import without_frame
 
 #: pale strokes: the darkness, the outline's blur taken away and softened by a Gaussian of
 #: PALE_BLUR_MM, above PALE_SHARE of the ink floor (and see PALE_OVER_PAPER), in one piece
-#: PALE_STROKE_MM long or tall or more, clear of the crop's edges. Of the numbers read blank,
-#: sure, in photos written in a pale pencil (bench_photo.py --ink pale, seeds 5000-5039: most
-#: of them map numbers 3-4 mm tall) 73 in 106 are found so (at 3 mm 52, at 2.25 mm 76), and 7
-#: of a stranger's 10 (hand H); of the blank boxes, 1 of 1,228 in generated photos (seeds
-#: 5000-5099, UCI writers), none of 492 in the pale photos, of hand H's 508 or of hand I's 500
+#: PALE_STROKE_MM long or tall or more, not along an edge of the crop it touches (see
+#: _long_pieces). Of the numbers read blank, sure, in photos written in a pale pencil
+#: (bench_photo.py --ink pale, seeds 5000-5039: most of them map numbers 3-4 mm tall) 83 in
+#: 106 are found so (with pieces touching an edge left out whatever their direction: 73; and
+#: at 3 mm 52, at 2.25 mm 76), and 8 of a stranger's 10 (hand H); of the blank boxes, 1 of
+#: 1,228 in generated photos (seeds 5000-5099, UCI writers), none of 492 in the pale photos,
+#: of hand H's 508 or of hand I's 500
 PALE_BLUR_MM, PALE_SHARE, PALE_STROKE_MM = 0.19, 0.5, 2.5
 #: and PALE_OVER_PAPER times the softened darkness's median or more: in a grainy photo of paper
 #: with a texture, softened grain runs together into long pieces in a big box (a second
@@ -25,9 +27,8 @@ PALE_BLUR_MM, PALE_SHARE, PALE_STROKE_MM = 0.19, 0.5, 2.5
 #: numbers found fell from 49 to 47, hand H's from 7 to 6; without it, at 2.5 mm, 16 of hand
 #: H's blank boxes)
 PALE_OVER_PAPER = 3.0
-#: in a tick box (5.5 x 3.5 mm), a piece PALE_TICK_MM long: 32 of the 63 pale ticks read unticked
-#: in the pale photos, none of 596 empty tick boxes there and in the UCI writers' photos (at
-#: 1.5 mm: 40, and 1 box)
+#: in a tick box (5.5 x 3.5 mm), a piece PALE_TICK_MM long: 37 of the 63 pale ticks read unticked
+#: in the pale photos, none of 596 empty tick boxes there and in the UCI writers' photos
 PALE_TICK_MM = 2.0
 PALE_WHY = "pale strokes, below the ink's darkness: a number written faintly?"
 
