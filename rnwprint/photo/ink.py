@@ -178,13 +178,18 @@ def without_frame(dark: np.ndarray) -> np.ndarray:
     depth = min(FRAME_PX, h // 2, w // 2)
     if depth == 0:
         return dark.copy()
-    edges = [dark[..., :depth, :], dark[..., ::-1, :][..., :depth, :],
-             np.swapaxes(dark, -1, -2)[..., :depth, :], np.swapaxes(dark, -1, -2)[..., ::-1, :][..., :depth, :]]
-    four = np.sort([np.partition(edge, (edge.shape[-1] - 1) * FRAME_SHARE // 100, axis=-1)
-                    [..., (edge.shape[-1] - 1) * FRAME_SHARE // 100] for edge in edges], axis=0)
+    across = np.swapaxes(dark, -1, -2)
+    sides = (dark, dark[..., ::-1, :], across, across[..., ::-1, :])  # each edge turned to the top
+    four = np.sort([_rows_percentile(side[..., :depth, :]) for side in sides], axis=0)
     frame = (four[1] + four[2]) / 2  # the median of the four edges
     frame = np.concatenate([frame, np.zeros(frame.shape[:-1] + (1,), frame.dtype)], axis=-1).astype(dark.dtype)
     return np.maximum(dark - np.take(frame, _edge_distance(h, w, depth), axis=-1), 0)
+
+
+def _rows_percentile(rows: np.ndarray) -> np.ndarray:
+    """The FRAME_SHARE percentile (the lower one of the two nearest) of each row of `rows`."""
+    k = (rows.shape[-1] - 1) * FRAME_SHARE // 100
+    return np.partition(rows, k, axis=-1)[..., k]
 
 
 @functools.lru_cache(maxsize=32)

@@ -244,9 +244,10 @@ CIRCLE_SHIFT = 0.0
 #: big hands run over the box's edge
 OVER_EDGE = 0.0
 OFFSET_CIRCLE = 0.14
-#: how dark a guard circle is against the number's ink; FAINT_CIRCLE: a soft pencil's grey
-#: circle, light and thin, round a number written harder (bench_circled.py --circles faint)
-CIRCLE_INK = 1.0
+#: how dark a guard circle is against the number's ink (a range; None: as dark, drawn with it);
+#: FAINT_CIRCLE: a soft pencil's grey circle, light and thin, round a number written harder
+#: (bench_circled.py --circles faint)
+CIRCLE_INK = None
 FAINT_CIRCLE = (0.22, 0.45)
 
 
@@ -304,7 +305,7 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
         px, py = rx * np.cos(theta) * wobble, ry * np.sin(theta) * wobble
         pts = np.stack([ex + px * math.cos(tilt) - py * math.sin(tilt),
                         ey + px * math.sin(tilt) + py * math.cos(tilt)], axis=1)
-        if CIRCLE_INK == 1.0:
+        if CIRCLE_INK is None:
             ink.polyline(pts, pen * rng.uniform(0.85, 1.1))
             return
         faint = _Ink(ink.x0, ink.y0, ink.alpha.shape[1], ink.alpha.shape[0])
