@@ -4,6 +4,7 @@
     python bench/bench_circled.py --first-seed 8500        # held-out photos, seeds 8500-8579
     python bench/bench_circled.py --writers uci --cache DIR
     python bench/bench_circled.py --circles round          # circles round the box, clear of it
+    python bench/bench_circled.py --circles faint-round    # the same in a faint grey pencil
 
 bench_photo.py's photos hold about one circled number in twelve map cells; these hold one in
 three. Each seed is a Rolling America or Rolling España sheet (in turn; Spanish or English, A4
@@ -74,13 +75,14 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=8000)
     parser.add_argument("--writers", help="as bench_photo.py: uci, fonts, npm-fonts, mnist-test or european")
     parser.add_argument("--cache", help="as bench_photo.py")
-    parser.add_argument("--circles", choices=("edge", "big", "round", "faint"), default="edge",
+    parser.add_argument("--circles", choices=("edge", "big", "round", "faint", "faint-round"), default="edge",
                         help="guard circles round the box's edge, out over it, clear of it (bench_photo.py's), "
-                             "or round the edge in a faint grey pencil")
+                             "round the edge in a faint grey pencil, or round the box, clear of it, faint")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    synth_ink.CIRCLE_SIZE = {"big": synth_ink.BIG_CIRCLE, "round": synth_ink.ROUND_CIRCLE}.get(args.circles, synth_ink.CIRCLE_SIZE)
-    if args.circles == "faint":
+    synth_ink.CIRCLE_SIZE = {"big": synth_ink.BIG_CIRCLE, "round": synth_ink.ROUND_CIRCLE,
+                             "faint-round": synth_ink.ROUND_CIRCLE}.get(args.circles, synth_ink.CIRCLE_SIZE)
+    if args.circles in ("faint", "faint-round"):
         synth_ink.CIRCLE_INK = synth_ink.FAINT_CIRCLE
     print(f"machine: {machine()}")
     kinds = collections.defaultdict(list)  # (kind, megapixels) -> (truth, read, unsure, why)

@@ -16,6 +16,7 @@ held-out handwriting font families of Debian and of npm, MNIST's test set, the h
 digits touching or overlapping a little (up to 6 % of their height), as joined hands do.
 --crease 0.2 photographs each sheet folded in four and opened again, its creases that dark.
 --over-edge 0.3 writes each number (not circled) 0.3 of its box up or down past its place, over the box's edge.
+--ink pencil --fade writes in a soft pencil pressed lightly along a stretch of each number.
 """
 
 from __future__ import annotations
@@ -182,6 +183,8 @@ def main() -> None:
     parser.add_argument("--ink", choices=sorted(synth_ink.INKS),
                         help="every photo written in this ink (pale: a hard pencil pressed lightly, paler than "
                              "the reader's ink floor); default: blue or black at random")
+    parser.add_argument("--fade", action="store_true",
+                        help="a stretch of each number pressed lightly, fading to 0.2-0.45 of the rest (with --ink pencil)")
     parser.add_argument("--first-seed", type=int, default=1000, help="the first photo's seed (tuning: 5000)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -189,6 +192,8 @@ def main() -> None:
         PHOTO_OPTIONS["ink"] = args.ink
     if args.crease:
         PHOTO_OPTIONS["crease"] = args.crease
+    if args.fade:
+        synth_ink.FADE = synth_ink.FADED_STRETCH
     synth_ink.OVER_EDGE = args.over_edge
     if args.tall:
         synth_ink.DIGIT_HEIGHT, synth_ink.DIGIT_FIT = synth_ink.TALL_DIGITS, 1.0

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rnwprint.photo import digits, overflow, pairs, too_coarse
+from rnwprint.photo import digits, faded, overflow, pairs, too_coarse
+from rnwprint.photo.faded import faded_ink
 # moved to sibling modules by job; every name stays importable from here
 from rnwprint.photo.circles import (  # noqa: F401
     BIG_CIRCLE_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY, OUTLINE_OUT_MM, OUTLINE_SHARP, OUTLINE_WHY, OWN_STROKE_WHY, CIRCLE_RIM, CIRCLE_SECTORS, EMPTY_RING_WHY, RING_BAND, RING_RADII, RING_SECTORS, SMALL_CIRCLE_WHY, _polar,
@@ -237,6 +238,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     again.append((np.where(tails, 0, ink), overflow.untouched))
             if not circled and cell.high >= 10 and (bare := without_edge_lines(ink, px_per_mm)) is not None:
                 again.append((bare, edge_line))
+            if not circled and not why and (fuller := faded_ink(dark, ink, floor, px_per_mm)) is not None:
+                again.append((fuller, faded.judged))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))

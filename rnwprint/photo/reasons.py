@@ -14,6 +14,7 @@ from rnwprint.locale import t
 from rnwprint.photo.circles import (BIG_CIRCLE_WHY, CROSSING_WHY, EMPTY_RING_WHY, OFF_CIRCLE_WHY, OFF_TOUCHING_WHY,
                                     OUTLINE_WHY, OWN_STROKE_WHY, PALE_ROUND_WHY, ROUND_WHY, SMALL_CIRCLE_WHY)
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
+from rnwprint.photo.faded import FADED_BLANK_WHY, FADED_WITH_WHY, FADED_WITHOUT_WHY
 from rnwprint.photo.faint_ring import FAINT_RING_WHY
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pale import PALE_WHY
@@ -51,6 +52,9 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     ROUND_WHY: "reasons.round",
     PALE_ROUND_WHY: "reasons.pale_round",
     FAINT_RING_WHY: "reasons.faint_ring",
+    FADED_WITH_WHY: "reasons.faded_with",
+    FADED_WITHOUT_WHY: "reasons.faded_without",
+    FADED_BLANK_WHY: "reasons.faded_blank",
     CROSSING_WHY: "reasons.crossing",
     OVER_WHY: "reasons.over",
     EDGE_WHY: "reasons.edge",

@@ -24,6 +24,8 @@ INKS = {  # RGB, as a ballpoint or felt pen looks on white paper
     # a hard pencil pressed lightly: strokes 0.08-0.18 darker than the paper, most of them paler
     # than the reader's ink floor (bench_photo.py --ink pale)
     "pale": ((196, 196, 202), (220, 220, 226)),
+    # a soft pencil's graphite (bench_photo.py --ink pencil)
+    "pencil": ((62, 62, 68), (104, 104, 110)),
 }
 
 
@@ -249,6 +251,10 @@ OFFSET_CIRCLE = 0.14
 #: (bench_circled.py --circles faint)
 CIRCLE_INK = None
 FAINT_CIRCLE = (0.22, 0.45)
+#: a stretch of each number pressed lightly (None: none): beyond a line across it, its strokes
+#: fade to this share of the rest's darkness (bench_photo.py --fade)
+FADE = None
+FADED_STRETCH = (0.2, 0.45)
 
 
 def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: float,
@@ -288,6 +294,8 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
         height = min(ch * rng.uniform(*DIGIT_HEIGHT), 14 * s * rng.uniform(0.8, 1.0))
         max_w, max_h = 0.86 * cw, DIGIT_FIT * ch
     alpha = _fit(_digits_alpha(digits, height, pen, source, rng), max_w, max_h)
+    if FADE is not None:  # drawn only then: every other photo stays as it was
+        alpha = _faded(alpha, rng)
     h, w = alpha.shape
     left = min(max(cx - w / 2, x0 + 0.04 * cw), x1 - 0.04 * cw - w)
     top = min(max(cy - h / 2, y0 + 0.04 * ch), y1 - 0.04 * ch - h)
@@ -311,6 +319,19 @@ def _write_mark(ink: _Ink, value, box: tuple[float, float, float, float], s: flo
         faint = _Ink(ink.x0, ink.y0, ink.alpha.shape[1], ink.alpha.shape[0])
         faint.polyline(pts, pen * rng.uniform(0.6, 0.9))
         np.maximum(ink.alpha, faint.alpha * rng.uniform(*CIRCLE_INK), out=ink.alpha)
+
+
+def _faded(alpha: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`alpha` with the strokes beyond a line across it (at any angle, from 35 % of the way
+    across to 70 %) fading over a tenth of the glyph to FADE of their darkness: the pencil
+    pressed lightly along part of the number."""
+    h, w = alpha.shape
+    angle = rng.uniform(0, 2 * math.pi)
+    ys, xs = np.mgrid[0:h, 0:w]
+    along = ((xs - w / 2) * math.cos(angle) + (ys - h / 2) * math.sin(angle)) / (
+        abs(w / 2 * math.cos(angle)) + abs(h / 2 * math.sin(angle)) + 1e-6)  # -1 .. 1 across the glyph
+    ramp = np.clip((along - rng.uniform(-0.3, 0.4)) / 0.2, 0, 1)
+    return (alpha * (1 - ramp * (1 - rng.uniform(*FADE)))).astype(np.float32)
 
 
 def fill_page(page: np.ndarray, sheet: Sheet, marks: dict, rng: np.random.Generator,

@@ -1,0 +1,56 @@
+"""Strokes that fade: a pencil pressed lightly along part of a digit (the loop of a 6, the
+foot of a 2) leaves that stretch paler than the ink's floor, and the number is read from
+what is left, often surely and wrongly (a 6 without its loop is a 1). The stroke is followed
+on into its paler stretches, as far as they stay joined to it above FADED_SHARE of the floor
+(hysteresis); where that adds a stretch of stroke, the cell is read again with it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rnwprint.photo.decide import CellRead, flagged
+from rnwprint.photo.ink import INK_RELATIVE, _darkest
+
+#: a pale stretch is followed down to this share of the cell's ink threshold (ink._ink's)
+FADED_SHARE = 0.5
+#: and counts where it adds this many mm² beyond the strokes already read (grown by
+#: FADED_GROW_PX each way: the strokes' own blurred edges are no stretch)
+FADED_MM2, FADED_GROW_PX = 0.75, 2
+FADED_WITH_WHY = "a paler stretch of stroke: read with it, it is {}"
+FADED_WITHOUT_WHY = "a paler stretch of stroke: read without it, it is {}"
+FADED_BLANK_WHY = "a paler stretch of stroke: read without it, the box is blank"
+
+
+def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float) -> np.ndarray | None:
+    """The cell's ink (`ink`, its darkness `dark` above the ink `floor` and ink._ink's share
+    of its darkest) with the paler stretches joined to its strokes; None where that adds no
+    stretch of stroke."""
+    strong = ink > 0
+    if not strong.any():
+        return None
+    threshold = max(floor, INK_RELATIVE * _darkest(dark, floor / INK_RELATIVE))
+    pale = dark > FADED_SHARE * threshold
+    near = cv2.dilate(strong.view(np.uint8), np.ones((2 * FADED_GROW_PX + 1,) * 2, np.uint8)) > 0
+    least = FADED_MM2 * px_per_mm ** 2
+    if np.count_nonzero(pale & ~near) < least:  # most cells: nothing pale beyond the strokes at all
+        return None
+    count, labels = cv2.connectedComponents(pale.view(np.uint8), connectivity=8)
+    joined = np.zeros(count, bool)
+    joined[labels[strong]] = True
+    joined[0] = False
+    grown = joined[labels]
+    grown &= cv2.morphologyEx(grown.view(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
+    if np.count_nonzero(grown & ~near) < least:
+        return None
+    return np.where(grown | strong, dark, 0).astype(ink.dtype)
+
+
+def judged(read: CellRead, other: CellRead) -> CellRead:
+    """A cell read with its paler stretches too (`other`): where that reads another value, the
+    surer of the two stands, flagged."""
+    if other.value == read.value or other.value is None:
+        return read
+    if other.confidence > read.confidence:
+        return flagged(other, FADED_BLANK_WHY if read.value is None else FADED_WITHOUT_WHY.format(read.value))
+    return flagged(read, FADED_WITH_WHY.format(other.value))
