@@ -15,7 +15,13 @@ from rnwprint.core.sheet import Cell
 from rnwprint.games import GAMES
 from rnwprint.photo import read as photo_read
 from rnwprint.photo.decide import CellRead
-from rnwprint.photo.faded import FADED_BLANK_WHY, FADED_WITH_WHY, FADED_WITHOUT_WHY, faded_ink, judged
+from rnwprint.photo.faded import (
+    FADED_BLANK_WHY,
+    FADED_WITH_WHY,
+    FADED_WITHOUT_WHY,
+    faded_ink,
+    judged,
+)
 from rnwprint.photo.ink import INK_DARKNESS, _ink
 from rnwprint.photo.pipeline import read_photo
 
@@ -158,8 +164,13 @@ def test_numbers_written_with_a_fading_pencil_on_a_tower_photo(monkeypatch, tmp_
     now = verdicts()
     monkeypatch.setattr(photo_read, "faded_ink", lambda *args: None)
     before = verdicts()
-    silent = lambda v: {cid for cid, (right, unsure) in v.items() if not right and not unsure}  # noqa: E731
-    right = lambda v: {cid for cid, (ok, _) in v.items() if ok}  # noqa: E731
+
+    def silent(v):
+        return {cid for cid, (ok, unsure) in v.items() if not ok and not unsure}
+
+    def right(v):
+        return {cid for cid, (ok, _) in v.items() if ok}
+
     assert len(silent(before)) >= 2 and silent(now) < silent(before)
     assert len(right(now)) > len(right(before))
     assert not right(before) & silent(now)
