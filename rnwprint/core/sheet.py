@@ -6,6 +6,7 @@ Nothing here knows about any particular game or output format.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 Point = tuple[float, float]
@@ -98,6 +99,14 @@ class Matrix:
 Item = Path | Rect | Circle | Text | Matrix
 
 
+@functools.lru_cache(maxsize=4096)
+def _bounds(polygon: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    """A polygon's x0, y0, x1, y1 (the photo reader asks a cell's hundreds of times a photo)."""
+    xs = [p[0] for p in polygon]
+    ys = [p[1] for p in polygon]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """A place a player writes into."""
@@ -112,9 +121,7 @@ class Cell:
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:
-        xs = [p[0] for p in self.polygon]
-        ys = [p[1] for p in self.polygon]
-        return min(xs), min(ys), max(xs), max(ys)
+        return _bounds(self.polygon)
 
 
 @dataclass(frozen=True, slots=True)

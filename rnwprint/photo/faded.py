@@ -17,6 +17,7 @@ FADED_SHARE = 0.5
 #: and counts where it adds this many mm² beyond the strokes already read (grown by
 #: FADED_GROW_PX each way: the strokes' own blurred edges are no stretch)
 FADED_MM2, FADED_GROW_PX = 0.75, 2
+_GROW = np.ones((2 * FADED_GROW_PX + 1,) * 2, np.uint8)
 FADED_WITH_WHY = "a paler stretch of stroke: read with it, it is {}"
 FADED_WITHOUT_WHY = "a paler stretch of stroke: read without it, it is {}"
 FADED_BLANK_WHY = "a paler stretch of stroke: read without it, the box is blank"
@@ -26,15 +27,13 @@ def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float)
     """The cell's ink (`ink`, its darkness `dark` above the ink `floor` and ink._ink's share
     of its darkest) with the paler stretches joined to its strokes; None where that adds no
     stretch of stroke."""
-    strong = ink > 0
-    if not strong.any():
-        return None
-    threshold = max(floor, INK_RELATIVE * _darkest(dark, floor / INK_RELATIVE))
-    pale = dark > FADED_SHARE * threshold
-    near = cv2.dilate(strong.view(np.uint8), np.ones((2 * FADED_GROW_PX + 1,) * 2, np.uint8)) > 0
     least = FADED_MM2 * px_per_mm ** 2
-    if np.count_nonzero(pale & ~near) < least:  # most cells: nothing pale beyond the strokes at all
+    strong = ink > 0
+    near = cv2.dilate(strong.view(np.uint8), _GROW) > 0
+    # most cells have nothing pale beyond their strokes at all (the threshold is the floor or more)
+    if np.count_nonzero((dark > FADED_SHARE * floor) & ~near) < least:
         return None
+    pale = dark > FADED_SHARE * max(floor, INK_RELATIVE * _darkest(dark, floor / INK_RELATIVE))
     count, labels = cv2.connectedComponents(pale.view(np.uint8), connectivity=8)
     joined = np.zeros(count, bool)
     joined[labels[strong]] = True
