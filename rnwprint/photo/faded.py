@@ -18,6 +18,7 @@ FADED_SHARE = 0.5
 #: FADED_GROW_PX each way: the strokes' own blurred edges are no stretch)
 FADED_MM2, FADED_GROW_PX = 0.75, 2
 _GROW = np.ones((2 * FADED_GROW_PX + 1,) * 2, np.uint8)
+_SPECK = np.ones((2, 2), np.uint8)
 FADED_WITH_WHY = "a paler stretch of stroke: read with it, it is {}"
 FADED_WITHOUT_WHY = "a paler stretch of stroke: read without it, it is {}"
 FADED_BLANK_WHY = "a paler stretch of stroke: read without it, the box is blank"
@@ -30,8 +31,9 @@ def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float)
     least = FADED_MM2 * px_per_mm ** 2
     strong = ink > 0
     near = cv2.dilate(strong.view(np.uint8), _GROW) > 0
-    # most cells have nothing pale beyond their strokes at all (the threshold is the floor or more)
-    if np.count_nonzero((dark > FADED_SHARE * floor) & ~near) < least:
+    # most cells have no pale stroke beyond their strokes at all (the threshold is the floor or
+    # more; grain, in specks, does not outlast the opening)
+    if np.count_nonzero(_opened(dark > FADED_SHARE * floor) & ~near) < least:
         return None
     pale = dark > FADED_SHARE * max(floor, INK_RELATIVE * _darkest(dark, floor / INK_RELATIVE))
     count, labels = cv2.connectedComponents(pale.view(np.uint8), connectivity=8)
@@ -39,10 +41,15 @@ def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float)
     joined[labels[strong]] = True
     joined[0] = False
     grown = joined[labels]
-    grown &= cv2.morphologyEx(grown.view(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
+    grown &= _opened(grown)
     if np.count_nonzero(grown & ~near) < least:
         return None
     return np.where(grown | strong, dark, 0).astype(ink.dtype)
+
+
+def _opened(mask: np.ndarray) -> np.ndarray:
+    """`mask` without specks narrower than 2 px, as ink._ink leaves them out of the ink."""
+    return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, _SPECK) > 0
 
 
 def judged(read: CellRead, other: CellRead) -> CellRead:
