@@ -62,7 +62,13 @@ def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell
 def _cell_crop(cell: Cell, px_per_mm: float) -> tuple[int, int, int, int]:
     """The rows and columns (r0, r1, c0, c1; ends excluded) of the page a cell's crop takes:
     its box, BORDER_MM in from the printed outline."""
-    x0, y0, x1, y1 = cell.bounds
+    return _crop_of(cell.bounds, px_per_mm)
+
+
+@functools.lru_cache(maxsize=4096)
+def _crop_of(bounds: tuple[float, float, float, float], px_per_mm: float) -> tuple[int, int, int, int]:
+    """_cell_crop of a box's bounds (asked hundreds of times a photo)."""
+    x0, y0, x1, y1 = bounds
     c0, r0 = int(round((x0 + BORDER_MM) * px_per_mm)), int(round((y0 + BORDER_MM) * px_per_mm))
     c1, r1 = int(round((x1 - BORDER_MM) * px_per_mm)), int(round((y1 - BORDER_MM) * px_per_mm))
     c0, r0 = max(c0, 0), max(r0, 0)

@@ -5,6 +5,7 @@ over the box's edge")."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import cv2
@@ -38,6 +39,7 @@ INTRUDING_SHARE = 0.35
 INTRUDING_WHY = "ink reaches into the box from beyond its edge (the next box's number?); without it, the number reads {}"
 
 
+@functools.lru_cache(maxsize=4096)
 def grown(cell: Cell, mm: float) -> Cell:
     """`cell` as a box `mm` wider each way."""
     x0, y0, x1, y1 = cell.bounds

@@ -238,7 +238,8 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     again.append((np.where(tails, 0, ink), overflow.untouched))
             if not circled and cell.high >= 10 and (bare := without_edge_lines(ink, px_per_mm)) is not None:
                 again.append((bare, edge_line))
-            if not circled and not why and (fuller := faded_ink(dark, ink, floor, px_per_mm)) is not None:
+            if not circled and not why and (fuller := faded_ink(dark, ink, floor, px_per_mm,
+                                                                  _by_print(raw, printed, cell, px_per_mm))) is not None:
                 again.append((fuller, faded.judged))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
@@ -271,6 +272,14 @@ def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list
                        pieces=False, rim=rim):
         return None
     return _darkness(page, raw, printed, grown, px_per_mm, shift), left_out
+
+
+def _by_print(raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
+    """The pixels of `cell`'s crop within PRINT_EDGE_MM of its print (see _off_print): the same
+    on every photo of the sheet, kept with its print."""
+    r0, r1, c0, c1 = _cell_crop(cell, px_per_mm)
+    return of_print(raw, ("by print", r0, r1, c0, c1),
+                    lambda: _off_print(np.ones((r1 - r0, c1 - c0), np.uint8), printed, cell, px_per_mm) == 0)
 
 
 def _round_left_out(near: list, cell: Cell, shape: tuple[int, int], px_per_mm: float) -> np.ndarray:
