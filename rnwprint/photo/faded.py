@@ -24,17 +24,13 @@ FADED_WITHOUT_WHY = "a paler stretch of stroke: read without it, it is {}"
 FADED_BLANK_WHY = "a paler stretch of stroke: read without it, the box is blank"
 
 
-def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float,
-              by_print: np.ndarray | None = None) -> np.ndarray | None:
+def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float) -> np.ndarray | None:
     """The cell's ink (`ink`, its darkness `dark` above the ink `floor` and ink._ink's share
     of its darkest) with the paler stretches joined to its strokes; None where that adds no
-    stretch of stroke. `by_print`: the pixels by the cell's print (its id's blurred edges are
-    paler than ink too), not counted as a stretch."""
+    stretch of stroke."""
     least = FADED_MM2 * px_per_mm ** 2
     strong = ink > 0
     near = cv2.dilate(strong.view(np.uint8), _GROW) > 0
-    if by_print is not None:
-        near |= by_print
     # most cells have no pale stroke beyond their strokes at all (the threshold is the floor or
     # more; grain, in specks, does not outlast the opening)
     beyond = (dark > FADED_SHARE * floor) & ~near

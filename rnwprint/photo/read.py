@@ -31,6 +31,7 @@ from rnwprint.photo.ink import (  # noqa: F401
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_rings
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
+from rnwprint.photo.round_ring import ROUND_RING_WHY, rays_of, round_rings, widened
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     COVERED, COVERED_ABOVE, COVERED_CLEAR, COVERED_FEW, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
@@ -144,7 +145,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             hidden[cell.id] = _outline_hidden(page, raw, grey, cell, px_per_mm, shift)
         return hidden[cell.id]
 
-    seen, ring_asked = [], []  # ring_asked: (index in written, (dark, ink, floor)) for faint_rings
+    seen, ring_asked = [], []  # ring_asked: (index in written, cell, shift, (dark, ink, floor)) for faint_rings
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
@@ -219,7 +220,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     elif _round_circle(*round_of, px_per_mm, rim, specks=ROUND_SPECKS_FLAGGED):
                         why = PALE_ROUND_WHY
                 if not circled and not ringed and not why and light in ("", "grainy"):
-                    ring_asked.append((len(written), (dark, ink, floor)))  # all such cells at once, below
+                    ring_asked.append((len(written), cell, shift, (dark, ink, floor)))  # all such cells at once, below
                 light = _after_circle(light, ringed, why, grainy)
             if not circled and why in ("", CROSSING_WHY, PALE_ROUND_WHY) and overflow.reaches_crop_edge(ink):
                 print_near = print_around(sheet, px_per_mm)
@@ -238,17 +239,27 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                     again.append((np.where(tails, 0, ink), overflow.untouched))
             if not circled and cell.high >= 10 and (bare := without_edge_lines(ink, px_per_mm)) is not None:
                 again.append((bare, edge_line))
-            if not circled and not why and (fuller := faded_ink(dark, ink, floor, px_per_mm,
-                                                                  _by_print(raw, printed, cell, px_per_mm))) is not None:
+            if not circled and not why and (fuller := faded_ink(dark, ink, floor, px_per_mm)) is not None:
                 again.append((fuller, faded.judged))
             written.append(Written(cell, *_split_digits(ink, cell), circled, share, offset, light, why,
                                    circled and too_coarse(photo_px_per_mm), pen,
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
-    for (k, _), ringed in zip(ring_asked, faint_rings([cell for _, cell in ring_asked], coarse)):
-        if ringed:  # read guarded, as a ring found in the loop would have been: no plain rereads
-            written[k] = replace(written[k], circled=True, why=FAINT_RING_WHY, small=too_coarse(photo_px_per_mm), again=())
+    inside = faint_rings([dark_ink_floor for *_, dark_ink_floor in ring_asked], coarse)
+    # a faint ring round the box (clear of it) where none was found round the number
+    round_asked = [(k, cell, shift) for (k, cell, shift, _), found in zip(ring_asked, inside)
+                   if not found and photo_px_per_mm >= ROUND_SHARP]
+    if round_asked:
+        print_near = of_print(raw, "print near", lambda: widened(printed))
+        rays = [of_print(raw, ("rays", cell.id), lambda: rays_of(cell, near[cell.id], print_near, px_per_mm))
+                for _, cell, _ in round_asked]
+    around = round_rings(page, [(r, shift) for r, (_, _, shift) in zip(rays, round_asked)], px_per_mm) \
+        if round_asked else []
+    rings = [(k, FAINT_RING_WHY) for (k, *_), found in zip(ring_asked, inside) if found] + \
+        [(k, ROUND_RING_WHY) for (k, *_), found in zip(round_asked, around) if found]
+    for k, why in rings:  # read guarded, as a ring found in the loop would have been: no plain rereads
+        written[k] = replace(written[k], circled=True, why=why, small=too_coarse(photo_px_per_mm), again=())
     return reads, _faint_among(written)
 
 
@@ -272,14 +283,6 @@ def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list
                        pieces=False, rim=rim):
         return None
     return _darkness(page, raw, printed, grown, px_per_mm, shift), left_out
-
-
-def _by_print(raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float) -> np.ndarray:
-    """The pixels of `cell`'s crop within PRINT_EDGE_MM of its print (see _off_print): the same
-    on every photo of the sheet, kept with its print."""
-    r0, r1, c0, c1 = _cell_crop(cell, px_per_mm)
-    return of_print(raw, ("by print", r0, r1, c0, c1),
-                    lambda: _off_print(np.ones((r1 - r0, c1 - c0), np.uint8), printed, cell, px_per_mm) == 0)
 
 
 def _round_left_out(near: list, cell: Cell, shape: tuple[int, int], px_per_mm: float) -> np.ndarray:

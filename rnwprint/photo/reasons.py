@@ -20,6 +20,7 @@ from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pale import PALE_WHY
 from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
 from rnwprint.photo.pipeline import COARSE, DAMAGED, OUTSIDE
+from rnwprint.photo.round_ring import ROUND_RING_WHY
 from rnwprint.photo.read import FAINT_AMONG_WHY, WHY_CUT, WHY_NETWORKS, WHY_OTHER, WHY_WHOLE
 from rnwprint.photo.split import EDGE_LINE_WHY
 
@@ -52,6 +53,7 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     ROUND_WHY: "reasons.round",
     PALE_ROUND_WHY: "reasons.pale_round",
     FAINT_RING_WHY: "reasons.faint_ring",
+    ROUND_RING_WHY: "reasons.round_ring",
     FADED_WITH_WHY: "reasons.faded_with",
     FADED_WITHOUT_WHY: "reasons.faded_without",
     FADED_BLANK_WHY: "reasons.faded_blank",
