@@ -246,21 +246,26 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
-    inside = faint_rings([dark_ink_floor for *_, dark_ink_floor in ring_asked], coarse)
-    # a faint ring round the box (clear of it) where none was found round the number
-    round_asked = [(k, cell, shift) for (k, cell, shift, _), found in zip(ring_asked, inside)
-                   if not found and photo_px_per_mm >= ROUND_SHARP]
-    if round_asked:
-        print_near = of_print(raw, "print near", lambda: widened(printed))
-        rays = [of_print(raw, ("rays", cell.id), lambda: rays_of(cell, near[cell.id], print_near, px_per_mm))
-                for _, cell, _ in round_asked]
-    around = round_rings(page, [(r, shift) for r, (_, _, shift) in zip(rays, round_asked)], px_per_mm) \
-        if round_asked else []
-    rings = [(k, FAINT_RING_WHY) for (k, *_), found in zip(ring_asked, inside) if found] + \
-        [(k, ROUND_RING_WHY) for (k, *_), found in zip(round_asked, around) if found]
-    for k, why in rings:  # read guarded, as a ring found in the loop would have been: no plain rereads
+    for k, why in _faint_rings(page, raw, printed, near, ring_asked, px_per_mm, photo_px_per_mm, coarse):
+        # read guarded, as a ring found in the loop would have been: no plain rereads
         written[k] = replace(written[k], circled=True, why=why, small=too_coarse(photo_px_per_mm), again=())
     return reads, _faint_among(written)
+
+
+def _faint_rings(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: dict, asked: list, px_per_mm: float,
+                 photo_px_per_mm: float, coarse: bool) -> list[tuple[int, str]]:
+    """Of the `asked` cells (index in written, cell, shift, (dark, ink, floor)), those with a
+    faint ring round the number (faint_ring) or else, in a photo of ROUND_SHARP px/mm or more,
+    round the box (round_ring), and why; each check looks at all its cells at once."""
+    inside = faint_rings([dark_ink_floor for *_, dark_ink_floor in asked], coarse)
+    rings = [(k, FAINT_RING_WHY) for (k, *_), found in zip(asked, inside) if found]
+    rest = [(k, cell, shift) for (k, cell, shift, _), found in zip(asked, inside) if not found]
+    if not rest or photo_px_per_mm < ROUND_SHARP:
+        return rings
+    print_near = of_print(raw, "print near", lambda: widened(printed))
+    boxes = [(of_print(raw, ("rays", cell.id), lambda cell=cell: rays_of(cell, near[cell.id], print_near, px_per_mm)),
+              shift) for _, cell, shift in rest]
+    return rings + [(k, ROUND_RING_WHY) for (k, *_), found in zip(rest, round_rings(page, boxes, px_per_mm)) if found]
 
 
 def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list, cell: Cell,
