@@ -155,3 +155,49 @@ def test_the_dips_are_measured_with_paper_on_both_sides(monkeypatch):
     steps0 = int(3.5 * PX) - 1  # the rays start at the box's half side, less a px
     assert room.all() and np.median(dips) == pytest.approx(0.12, abs=0.05)
     assert np.median(np.abs(radii + steps0 - 5.6 * PX)) <= 1.5
+
+
+@pytest.mark.parametrize("radius_mm, found", [(6.4, True), (8.2, False)])
+def test_a_ring_is_looked_for_up_to_3_mm_beyond_the_box(radius_mm, found):
+    """ROUND_MM (and the outline's BORDER_MM): a 7 mm box's ring 2.9 mm beyond its side is
+    looked at; 4.7 mm beyond, it lies further than any guard circle of that box."""
+    page, printed = page_with(CELLS[:1] + CELLS[2:], {0: 0.12}, radius_mm=radius_mm)
+    assert rings_found(page, printed, CELLS[:1] + CELLS[2:])[0] == found
+
+
+def one_box(dips, radii, room=None) -> float:
+    """_on_ring's share for one box of 48 rays among three plain ones (dips 0.01: no grain)."""
+    plain = np.full((3, 48), 0.01)
+    d = np.vstack([np.asarray(dips, float)[None], plain])
+    r = np.vstack([np.asarray(radii, float)[None], np.zeros((3, 48))])
+    ro = np.ones((4, 48), bool) if room is None else np.vstack([np.asarray(room)[None], np.ones((3, 48), bool)])
+    return round_ring._on_ring(d, r, ro)[0]
+
+
+def test_on_ring_the_dip_counts_from_four_hundredths():
+    assert one_box(np.full(48, 0.04), np.full(48, 20)) == 1.0
+    assert one_box(np.full(48, 0.039), np.full(48, 20)) == 0.0
+
+
+def test_on_ring_a_ray_runs_on_from_either_neighbour_within_3_px():
+    radii = np.repeat([20, 24], 24)  # two halves, 4 px apart: the rays where they meet stay (each has one neighbour)
+    assert one_box(np.full(48, 0.1), radii) == 1.0
+    zigzag = np.tile([20, 24], 24)  # every ray 4 px from both neighbours
+    assert one_box(np.full(48, 0.1), zigzag) == 0.0
+    assert one_box(np.full(48, 0.1), np.tile([20, 23], 24)) == 1.0
+
+
+def test_on_ring_the_grain_bar_is_four_times_the_lower_quartile():
+    grainy = np.full((4, 48), 0.05)
+    grainy[0] = 0.19
+    assert round_ring._on_ring(grainy, np.zeros((4, 48)), np.ones((4, 48), bool))[0] == 0.0
+    grainy[0] = 0.2
+    assert round_ring._on_ring(grainy, np.zeros((4, 48)), np.ones((4, 48), bool))[0] == 1.0
+
+
+def test_on_ring_the_share_is_of_the_rays_with_room_but_at_least_half():
+    room = np.zeros(48, bool)
+    room[:12] = True
+    assert one_box(np.full(48, 0.1), np.full(48, 20), room) == 0.5  # 12 rays of at least 24
+    room[:30] = True
+    assert one_box(np.full(48, 0.1), np.full(48, 20), room) == 1.0
