@@ -10,15 +10,14 @@ import cv2
 import numpy as np
 
 from rnwprint.photo.decide import CellRead, flagged
-from rnwprint.photo.ink import INK_RELATIVE, _darkest
+from rnwprint.photo.ink import ink_threshold, without_specks
 
-#: a pale stretch is followed down to this share of the cell's ink threshold (ink._ink's)
+#: a pale stretch is followed down to this share of the cell's ink threshold (ink.ink_threshold)
 FADED_SHARE = 0.5
 #: and counts where it adds this many mm² beyond the strokes already read (grown by
 #: FADED_GROW_PX each way: the strokes' own blurred edges are no stretch)
 FADED_MM2, FADED_GROW_PX = 0.75, 2
 _GROW = np.ones((2 * FADED_GROW_PX + 1,) * 2, np.uint8)
-_SPECK = np.ones((2, 2), np.uint8)
 FADED_WITH_WHY = "a paler stretch of stroke: read with it, it is {}"
 FADED_WITHOUT_WHY = "a paler stretch of stroke: read without it, it is {}"
 FADED_BLANK_WHY = "a paler stretch of stroke: read without it, the box is blank"
@@ -36,7 +35,7 @@ def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float)
     beyond = (dark > FADED_SHARE * floor) & ~near
     if np.count_nonzero(beyond) < least or np.count_nonzero(_opened(beyond)) < least:
         return None
-    pale = dark > FADED_SHARE * max(floor, INK_RELATIVE * _darkest(dark, floor / INK_RELATIVE))
+    pale = dark > FADED_SHARE * ink_threshold(dark, floor)
     count, labels = cv2.connectedComponents(pale.view(np.uint8), connectivity=8)
     joined = np.zeros(count, bool)
     joined[labels[strong]] = True
@@ -49,8 +48,8 @@ def faded_ink(dark: np.ndarray, ink: np.ndarray, floor: float, px_per_mm: float)
 
 
 def _opened(mask: np.ndarray) -> np.ndarray:
-    """`mask` without specks narrower than 2 px, as ink._ink leaves them out of the ink."""
-    return cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_OPEN, _SPECK) > 0
+    """`mask` (boolean) without specks, as ink._ink leaves them out of the ink."""
+    return without_specks(mask.view(np.uint8)) > 0
 
 
 def judged(read: CellRead, other: CellRead) -> CellRead:

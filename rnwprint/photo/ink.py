@@ -32,6 +32,7 @@ GRAIN_SPREAD = 2.0  # a cell's grain is within this many times the median cell's
 #: that far in, the median of the four (the frame runs all round the crop; a ring near the
 #: edge, or a stroke, along a part of it)
 FRAME_PX, FRAME_SHARE = 12, 25
+_SPECK = np.ones((2, 2), np.uint8)
 
 
 def _darkness(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, cell: Cell, px_per_mm: float,
@@ -158,12 +159,21 @@ def _ink(dark: np.ndarray, floor: float = INK_DARKNESS) -> np.ndarray:
     """The pen ink: pixels dark enough, for this cell's pen and light; 0 elsewhere."""
     if dark.size == 0:
         return dark
+    ink = cv2.threshold(dark, ink_threshold(dark, floor), 0, cv2.THRESH_TOZERO)[1]  # 0 where not darker
+    return ink * without_specks((ink > 0).astype(np.uint8))
+
+
+def ink_threshold(dark: np.ndarray, floor: float) -> float:
+    """How dark a pixel of this cell must be to be ink: the `floor`, or INK_RELATIVE of the
+    cell's darkest ink where that is more."""
     core = _darkest(dark, floor / INK_RELATIVE)  # a pen no darker than this leaves the floor as the line
-    ink = cv2.threshold(dark, max(floor, INK_RELATIVE * core), 0, cv2.THRESH_TOZERO)[1]  # 0 where not darker
-    mask = (ink > 0).astype(np.uint8)
-    # JPEG noise and paper texture leave isolated specks; pen strokes are wider.
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return ink * opened
+    return max(floor, INK_RELATIVE * core)
+
+
+def without_specks(mask: np.ndarray) -> np.ndarray:
+    """`mask` (uint8, 0 and 1) less what is narrower than 2 px: JPEG noise and paper texture
+    leave isolated specks; pen strokes are wider."""
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SPECK)
 
 
 def _share_inside(ink: np.ndarray, page_px_per_photo_px: float) -> float:

@@ -13,9 +13,9 @@ import numpy as np
 
 from rnwprint.core.sheet import Cell
 from rnwprint.photo.circles import ROUND_FROM_MM, ROUND_MM
+from rnwprint.photo.faint_ring import RAYS, _round_window
 from rnwprint.photo.ink import BORDER_MM
 
-RAYS = 48
 #: a ring: on ROUND_RING_SHARE of the rays with room or more (at least half of all), the grey
 #: dips by ROUND_RING_DIP of the paper beside it or more, within ROUND_RING_JUMP_PX of the
 #: dips on the rays either side. The paper beside: the brightest within ROUND_RING_SIDE_MM
@@ -68,11 +68,10 @@ def ring_dips(page: np.ndarray, boxes: list, px_per_mm: float):
         rows = slice(k * RAYS, (k + 1) * RAYS)
         mx[rows, :x.shape[1]], my[rows, :x.shape[1]], looked[rows, :x.shape[1]] = x + dx, y + dy, seen
     grey = cv2.remap(page, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0).astype(np.float32)
-    ok = (looked & (grey > 0)).reshape(len(boxes), RAYS, -1)
-    grey = grey.reshape(len(boxes), RAYS, -1)
-    grey = (np.roll(grey, 1, axis=1) + grey + np.roll(grey, -1, axis=1)) / 3  # across 3 rays: a ring is continuous
-    ok = (ok & np.roll(ok, 1, axis=1) & np.roll(ok, -1, axis=1)).reshape(len(boxes) * RAYS, -1)
-    grey = grey.reshape(len(boxes) * RAYS, -1)
+    # across 3 rays (each with its neighbours: rays first): a ring is continuous
+    ok = _round_window((looked & (grey > 0)).reshape(len(boxes), RAYS, -1).transpose(1, 0, 2), 1).all(axis=0)
+    grey = _round_window(grey.reshape(len(boxes), RAYS, -1).transpose(1, 0, 2), 1).mean(axis=0)
+    ok, grey = (a.transpose(1, 0, 2).reshape(len(boxes) * RAYS, -1) for a in (ok, grey))
     side = max(1, int(round(ROUND_RING_SIDE_MM * px_per_mm)))
     lit = np.where(ok, grey, 0).astype(np.float32)
     left = cv2.dilate(lit, np.ones((1, side), np.uint8), anchor=(side - 1, 0), borderType=cv2.BORDER_CONSTANT, borderValue=0)
