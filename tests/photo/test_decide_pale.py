@@ -124,3 +124,21 @@ def test_pale_pencil_numbers_on_a_map_photo_are_flagged_not_read_blank(monkeypat
     assert len(lost) <= len(lost_without) - 4 and set(lost) <= set(lost_without)
     assert pale and all(read.value is None and read.unsure for read in pale)
     assert blanks_flagged == blanks_flagged_without == []
+
+
+@pytest.mark.parametrize("length, found", [(20, True), (19, False)])
+@pytest.mark.parametrize("upright", [False, True])
+def test_a_piece_counts_from_exactly_the_length_either_way(length, upright, found):
+    mask = np.zeros((40, 40), bool)
+    mask[10, 5:5 + length] = True
+    assert pale._long_pieces(mask.T if upright else mask, 20, clear=False) == found
+
+
+def test_short_pieces_side_by_side_are_no_long_piece():
+    """Their shadows on the box's side run together past the length; each piece is short."""
+    mask = np.zeros((40, 40), bool)
+    mask[5, 2:14] = True
+    mask[20, 14:26] = True  # begins in the column the first ends beside: one shadow 24 long
+    assert not pale._long_pieces(mask, 20, clear=False)
+    mask[6:20, 13] = True  # joined
+    assert pale._long_pieces(mask, 20, clear=False)
