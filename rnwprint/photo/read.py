@@ -30,8 +30,9 @@ from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
 from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_rings
+from rnwprint.photo.guards import missed_circles
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
-from rnwprint.photo.round_ring import ROUND_RING_WHY, rays_of, round_rings, widened
+from rnwprint.photo.round_ring import ROUND_RING_SHARE, ROUND_RING_WHY, rays_of, ring_shares, widened
 from rnwprint.photo.light import (  # noqa: F401
     BRIGHT_PAPER, DARK_PAPER, FADED_OVER, FADED_SURE, GRAINY, LIGHT_MARGIN_MM, LIGHT_WHY, MAX_GAIN, MAX_OVER, PEN_DARK,
     COVERED, COVERED_ABOVE, COVERED_CLEAR, COVERED_FEW, COVERED_FOUND, FINGER_SHARP, PRINT_BLUR_MM, PRINT_SEEN, WEAK_MATCH, _exposure, _in_light, _nearest_rank,
@@ -121,6 +122,7 @@ class Written:
     #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke); a
     #: two-digit cell without the ink along its crop's edges (split.without_edge_lines, edge_line)
     again: tuple = ()
+    ring: float = 0.0  # the share of the rays round the box on a faint ring, where looked at (round_ring)
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -246,26 +248,32 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
                                    tuple((*_split_digits(other, cell), judge) for other, judge in again)))
             continue
         reads[cell.id] = _in_light(replace(read, offset_mm=offset), light)
-    for k, why in _faint_rings(page, raw, printed, near, ring_asked, px_per_mm, photo_px_per_mm, coarse):
+    rings, shares = _faint_rings(page, sheet, raw, near, ring_asked, px_per_mm, photo_px_per_mm, coarse)
+    for k, why in rings:
         # read guarded, as a ring found in the loop would have been: no plain rereads
         written[k] = replace(written[k], circled=True, why=why, small=too_coarse(photo_px_per_mm), again=())
+    for k, share in shares.items():
+        written[k] = replace(written[k], ring=share)
     return reads, _faint_among(written)
 
 
-def _faint_rings(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: dict, asked: list, px_per_mm: float,
-                 photo_px_per_mm: float, coarse: bool) -> list[tuple[int, str]]:
+def _faint_rings(page: np.ndarray, sheet: Sheet, raw: np.ndarray, near: dict, asked: list, px_per_mm: float,
+                 photo_px_per_mm: float, coarse: bool) -> tuple[list[tuple[int, str]], dict[int, float]]:
     """Of the `asked` cells (index in written, cell, shift, (dark, ink, floor)), those with a
     faint ring round the number (faint_ring) or else, in a photo of ROUND_SHARP px/mm or more,
-    round the box (round_ring), and why; each check looks at all its cells at once."""
+    round the box (round_ring), and why; and the share of the rays round each box looked at so
+    on a ring, found or not (guards.missed_circles). Each check looks at all its cells at once."""
     inside = faint_rings([dark_ink_floor for *_, dark_ink_floor in asked], coarse)
     rings = [(k, FAINT_RING_WHY) for (k, *_), found in zip(asked, inside) if found]
     rest = [(k, cell, shift) for (k, cell, shift, _), found in zip(asked, inside) if not found]
     if not rest or photo_px_per_mm < ROUND_SHARP:
-        return rings
-    print_near = of_print(raw, "print near", lambda: widened(printed))
+        return rings, {}
+    # the print round the box, leaders and the map's lines too: a line darker on both sides
+    print_near = of_print(raw, "print near", lambda: widened(print_around(sheet, px_per_mm)))
     boxes = [(of_print(raw, ("rays", cell.id), lambda cell=cell: rays_of(cell, near[cell.id], print_near, px_per_mm)),
               shift) for _, cell, shift in rest]
-    return rings + [(k, ROUND_RING_WHY) for (k, *_), found in zip(rest, round_rings(page, boxes, px_per_mm)) if found]
+    shares = dict(zip((k for k, *_ in rest), ring_shares(page, boxes, px_per_mm)))
+    return rings + [(k, ROUND_RING_WHY) for k, share in shares.items() if share >= ROUND_RING_SHARE], shares
 
 
 def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list, cell: Cell,
@@ -385,7 +393,7 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
         mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
-    return reads
+    return missed_circles(reads, sheet, {w.cell.id: w.ring for w in written}) if allows_guarded else reads
 
 
 def _ring_or_stroke(guarded: CellRead, plain: CellRead) -> CellRead:

@@ -16,6 +16,7 @@ from rnwprint.photo.circles import (BIG_CIRCLE_WHY, CROSSING_WHY, EMPTY_RING_WHY
 from rnwprint.photo.decide import (WHY_CIRCLED_X, WHY_FAINT, WHY_FAINT_TICK, WHY_GUESS, WHY_ONE_OR_TWO, WHY_RANGE, WHY_SHORT)
 from rnwprint.photo.faded import FADED_BLANK_WHY, FADED_WITH_WHY, FADED_WITHOUT_WHY
 from rnwprint.photo.faint_ring import FAINT_RING_WHY
+from rnwprint.photo.guards import MISSED_TICK_WHY, MISSED_WHY
 from rnwprint.photo.light import LIGHT_WHY
 from rnwprint.photo.pale import PALE_WHY
 from rnwprint.photo.overflow import ALONG_WHY, EDGE_WHY, INTRUDING_WHY, OVER_WHY
@@ -57,6 +58,8 @@ REASONS = {  # the reason as the reader gives it -> its locale key
     FADED_WITH_WHY: "reasons.faded_with",
     FADED_WITHOUT_WHY: "reasons.faded_without",
     FADED_BLANK_WHY: "reasons.faded_blank",
+    MISSED_WHY: "reasons.missed_circle",
+    MISSED_TICK_WHY: "reasons.missed_tick",
     CROSSING_WHY: "reasons.crossing",
     OVER_WHY: "reasons.over",
     EDGE_WHY: "reasons.edge",

@@ -30,9 +30,15 @@ def round_rings(page: np.ndarray, boxes: list[tuple[tuple[np.ndarray, np.ndarray
                 px_per_mm: float) -> list[bool]:
     """Whether a faint ring goes round each of `boxes`: (its rays, see rays_of; its shift on
     the page, rows and columns)."""
+    return [share >= ROUND_RING_SHARE for share in ring_shares(page, boxes, px_per_mm)]
+
+
+def ring_shares(page: np.ndarray, boxes: list, px_per_mm: float) -> list[float]:
+    """For each of `boxes` (as round_rings'), the share of its rays on a ring (see _on_ring):
+    a ring goes round it from ROUND_RING_SHARE on."""
     if not boxes:
         return []
-    return [bool(share >= ROUND_RING_SHARE) for share in _on_ring(*ring_dips(page, boxes, px_per_mm))]
+    return [float(share) for share in _on_ring(*ring_dips(page, boxes, px_per_mm))]
 
 
 def rays_of(cell: Cell, near: list, print_near: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:

@@ -209,7 +209,7 @@ def test_circles_round_the_box_are_not_lost_in_a_photo(tmp_path, monkeypatch):
     assert not [cid for cid, read in reads.items() if isinstance(read.value, Guarded) and cid not in circled]
     monkeypatch.setattr(photo_read, "_round_circle", lambda *_, **__: False)
     assert len(lost(read_photo(photo).reads)) <= 5  # the faint ring check (round_ring) still finds most
-    monkeypatch.setattr(photo_read, "round_rings", lambda page, boxes, px: [False] * len(boxes))
+    monkeypatch.setattr(photo_read, "ring_shares", lambda page, boxes, px: [0.0] * len(boxes))
     assert lost(read_photo(photo).reads) == circled
 
 

@@ -140,7 +140,7 @@ def test_faint_pencil_circles_round_the_boxes_of_a_map_photo(monkeypatch, tmp_pa
     lost, plain_flagged, result = counts(read_photo(photo))
     ringed = [read for read in result.reads.values() if ROUND_RING_WHY in read.why]
     assert ringed and all(read.unsure and isinstance(read.value, Guarded) for read in ringed)
-    monkeypatch.setattr(photo_read, "round_rings", lambda page, boxes, px: [False] * len(boxes))
+    monkeypatch.setattr(photo_read, "ring_shares", lambda page, boxes, px: [0.0] * len(boxes))
     lost_without, plain_flagged_without, _ = counts(read_photo(photo))
     assert len(lost_without) >= len(lost) + 3 and lost <= lost_without
     assert plain_flagged <= plain_flagged_without

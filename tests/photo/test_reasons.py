@@ -11,7 +11,7 @@ from support import synth
 from rnwprint.games import GAMES
 from rnwprint.games.catan import photo as catan_photo
 from rnwprint.locale import t
-from rnwprint.photo import circles, decide, faded, faint_ring, light, overflow, pale, pipeline, read, round_ring
+from rnwprint.photo import circles, decide, faded, faint_ring, guards, light, overflow, pale, pipeline, read, round_ring
 from rnwprint.photo.pipeline import read_photo, typed_in_text
 from rnwprint.photo.reasons import REASONS, said
 
@@ -19,7 +19,7 @@ from rnwprint.photo.reasons import REASONS, said
 def every_reason_constant() -> set[str]:
     """Every reason the reader's modules define: names ending or starting in WHY, and LIGHT_WHY's."""
     found = {pipeline.DAMAGED, *light.LIGHT_WHY.values()}
-    for module in (circles, decide, faded, faint_ring, overflow, pale, read, round_ring, catan_photo):
+    for module in (circles, decide, faded, faint_ring, guards, overflow, pale, read, round_ring, catan_photo):
         for name, value in vars(module).items():
             if isinstance(value, str) and ("WHY" in name.split("_") or name.startswith("WHY_")):
                 found.add(value)

@@ -1,0 +1,43 @@
+"""A guard is a circle and a tick: "Encierra el número en un círculo para indicar que está
+resguardado, y luego tacha una de las casillas de Resguardo de tu hoja de puntuación" (Rolling
+America y España). Where a photo's guard boxes are ticked more often than circled numbers were
+found, a circle was missed: a circle too faint, or hugging the box's outline, for every circle
+check. The boxes with the most sign of a faint ring round them (round_ring's share of rays)
+are then flagged, as many as circles are missing, and so are the guard boxes ticked beyond
+the circles found, for the player to look for the circle."""
+
+from __future__ import annotations
+
+from rnwprint.core.entries import Guarded
+from rnwprint.core.sheet import Sheet
+from rnwprint.photo.decide import CellRead, flagged
+
+#: the counter whose tick boxes are ticked once for each circled number
+GUARD_COUNTER = "guard"
+#: a number read plain and sure is flagged as the missing circle from this share of its rays on
+#: a faint ring on: strangers' circles lost so had 0.08-0.37 (their photos' other boxes
+#: mostly 0, a few by a coastline up to 0.47: the likeliest are flagged first)
+MISSED_RING_FLOOR = 0.05
+MISSED_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): faint marks round this box, is the number guarded?"
+MISSED_TICK_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): is a circle missed?"
+
+
+def missed_circles(reads: dict[str, CellRead], sheet: Sheet, rings: dict[str, float]) -> dict[str, CellRead]:
+    """`reads` of `sheet` with the missing circles flagged (see the module), where more guard
+    boxes are ticked than circled numbers were found. `rings`: cell id -> round_ring's share,
+    where looked at."""
+    ticked = [cid for cid, read in reads.items()
+              if sheet.cells[cid].kind == "tick" and sheet.cells[cid].counter == GUARD_COUNTER and read.value is True]
+    found = sum(isinstance(read.value, Guarded) for read in reads.values())
+    missing = len(ticked) - found
+    if missing <= 0:
+        return reads
+    plain_and_sure = [cid for cid, share in rings.items() if share >= MISSED_RING_FLOOR and not reads[cid].unsure
+                      and isinstance(reads[cid].value, int) and not isinstance(reads[cid].value, bool)]
+    likeliest = sorted(plain_and_sure, key=lambda cid: -rings[cid])[:missing]
+    reads = dict(reads)
+    for cid in likeliest:
+        reads[cid] = flagged(reads[cid], MISSED_WHY.format(len(ticked), found))
+    for cid in sorted(ticked)[found:]:
+        reads[cid] = flagged(reads[cid], MISSED_TICK_WHY.format(len(ticked), found))
+    return reads
