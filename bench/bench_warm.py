@@ -138,9 +138,11 @@ def main() -> None:
           "CPU ms per photo, medians")
     if args.baseline:
         runs = {"this": [], "baseline": []}
-        for _ in range(args.turns):
-            runs["this"].append(read_elsewhere(None, photos, args.rounds))
-            runs["baseline"].append(read_elsewhere(args.baseline, photos, args.rounds))
+        for turn in range(args.turns):
+            # each checkout first in every other turn: the process run first in a pair was
+            # measured up to 10 % slower than the same code run second (BENCHMARKS.md)
+            for who in ("this", "baseline")[::1 if turn % 2 == 0 else -1]:
+                runs[who].append(read_elsewhere(None if who == "this" else args.baseline, photos, args.rounds))
         medians = {}
         for who, turns in runs.items():
             medians[who] = statistics.median(cpu_ms(turns))
