@@ -43,9 +43,16 @@ def faint_ring(dark: np.ndarray, ink: np.ndarray, floor: float, coarse: bool = F
 
 
 def faint_rings(cells: list[tuple[np.ndarray, np.ndarray, float]], coarse: bool = False) -> list[bool]:
-    """faint_ring of each (dark, ink, floor), looked at together: a sheet's boxes are of about
-    one size (a pixel either way), so each is padded with paper to the largest, and one pass
-    over all of them costs a fraction of one pass a cell."""
+    """faint_ring of each (dark, ink, floor), looked at together (see ring_shares)."""
+    bar = FAINT_RING_COARSE if coarse else FAINT_RING_ROUND
+    return [share >= bar for share in ring_shares(cells)]
+
+
+def ring_shares(cells: list[tuple[np.ndarray, np.ndarray, float]]) -> list[float]:
+    """The share of the rays on a faint ring round the number of each (dark, ink, floor),
+    looked at together: a sheet's boxes are of about one size (a pixel either way), so each is
+    padded with paper to the largest, and one pass over all of them costs a fraction of one
+    pass a cell."""
     if not cells:
         return []
     h, w = (max(dark.shape[k] for dark, _, _ in cells) for k in (0, 1))
@@ -56,7 +63,7 @@ def faint_rings(cells: list[tuple[np.ndarray, np.ndarray, float]], coarse: bool 
     rise, radius = _rises(darks, pens, np.array([floor for _, _, floor in cells], np.float32))
     on_ring = (rise >= FAINT_RING_STEP) & (np.abs(radius - np.roll(radius, 1, axis=1)) <= RING_JUMP_PX) & \
         (np.abs(radius - np.roll(radius, -1, axis=1)) <= RING_JUMP_PX)
-    return [bool(share) for share in on_ring.mean(axis=1) >= (FAINT_RING_COARSE if coarse else FAINT_RING_ROUND)]
+    return [float(share) for share in on_ring.mean(axis=1)]
 
 
 def rises_on_rays(dark: np.ndarray, ink: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:

@@ -8,6 +8,8 @@ the circles found, for the player to look for the circle."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from rnwprint.core.entries import Guarded
 from rnwprint.core.sheet import Sheet
 from rnwprint.photo.decide import CellRead, flagged
@@ -18,26 +20,40 @@ GUARD_COUNTER = "guard"
 #: a faint ring on: strangers' circles lost so had 0.08-0.37 (their photos' other boxes
 #: mostly 0, a few by a coastline up to 0.47: the likeliest are flagged first)
 MISSED_RING_FLOOR = 0.05
+#: and, apart, those with the most of a faint ring round the number, from MISSED_INSIDE_OVER
+#: times the photo's median (the number's own strokes rise beyond it on some rays) or
+#: MISSED_INSIDE_FLOOR on
+MISSED_INSIDE_FLOOR, MISSED_INSIDE_OVER = 0.1, 3.0
 MISSED_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): faint marks round this box, is the number guarded?"
 MISSED_TICK_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): is a circle missed?"
 
 
-def missed_circles(reads: dict[str, CellRead], sheet: Sheet, rings: dict[str, float]) -> dict[str, CellRead]:
+def missed_circles(reads: dict[str, CellRead], sheet: Sheet, rings: dict[str, tuple[float, float]]) -> dict[str, CellRead]:
     """`reads` of `sheet` with the missing circles flagged (see the module), where more guard
-    boxes are ticked than circled numbers were found. `rings`: cell id -> round_ring's share,
-    where looked at."""
+    boxes are ticked than circled numbers were found. `rings`: cell id -> the share of the
+    rays on a faint ring round the number (faint_ring) and round the box (round_ring), where
+    looked at."""
     ticked = [cid for cid, read in reads.items()
               if sheet.cells[cid].kind == "tick" and sheet.cells[cid].counter == GUARD_COUNTER and read.value is True]
     found = sum(isinstance(read.value, Guarded) for read in reads.values())
     missing = len(ticked) - found
     if missing <= 0:
         return reads
-    plain_and_sure = [cid for cid, share in rings.items() if share >= MISSED_RING_FLOOR and not reads[cid].unsure
-                      and isinstance(reads[cid].value, int) and not isinstance(reads[cid].value, bool)]
-    likeliest = sorted(plain_and_sure, key=lambda cid: -rings[cid])[:missing]
+    inside = {cid: pair[0] for cid, pair in rings.items()}
+    around = {cid: pair[1] for cid, pair in rings.items()}
+    typical = float(np.median(list(inside.values()))) if inside else 0.0
+    likeliest = _likeliest(reads, around, MISSED_RING_FLOOR, missing) | \
+        _likeliest(reads, inside, max(MISSED_INSIDE_FLOOR, MISSED_INSIDE_OVER * typical), missing)
     reads = dict(reads)
-    for cid in likeliest:
+    for cid in sorted(likeliest):
         reads[cid] = flagged(reads[cid], MISSED_WHY.format(len(ticked), found))
     for cid in sorted(ticked)[found:]:
         reads[cid] = flagged(reads[cid], MISSED_TICK_WHY.format(len(ticked), found))
     return reads
+
+
+def _likeliest(reads: dict[str, CellRead], shares: dict[str, float], floor: float, missing: int) -> set[str]:
+    """The `missing` numbers read plain and sure with the most of `shares`, from `floor` on."""
+    plain_and_sure = [cid for cid, share in shares.items() if share >= floor and not reads[cid].unsure
+                      and isinstance(reads[cid].value, int) and not isinstance(reads[cid].value, bool)]
+    return set(sorted(plain_and_sure, key=lambda cid: -shares[cid])[:missing])

@@ -29,7 +29,8 @@ from rnwprint.photo.decide import (  # noqa: F401
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
-from rnwprint.photo.faint_ring import FAINT_RING_WHY, faint_rings
+from rnwprint.photo.faint_ring import FAINT_RING_COARSE, FAINT_RING_ROUND, FAINT_RING_WHY
+from rnwprint.photo.faint_ring import ring_shares as faint_ring_shares
 from rnwprint.photo.guards import missed_circles
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
 from rnwprint.photo.round_ring import ROUND_RING_SHARE, ROUND_RING_WHY, rays_of, ring_shares, widened
@@ -122,7 +123,7 @@ class Written:
     #: may be the number's own stroke (OWN_STROKE_WHY, SMALL_CIRCLE_WHY; _ring_or_stroke); a
     #: two-digit cell without the ink along its crop's edges (split.without_edge_lines, edge_line)
     again: tuple = ()
-    ring: float = 0.0  # the share of the rays round the box on a faint ring, where looked at (round_ring)
+    ring: tuple = (0.0, 0.0)  # the share of the rays on a faint ring round the number and round the box
 
     def decide(self, probs: np.ndarray) -> CellRead:
         """_decide on this cell's crops' probabilities."""
@@ -147,7 +148,7 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
             hidden[cell.id] = _outline_hidden(page, raw, grey, cell, px_per_mm, shift)
         return hidden[cell.id]
 
-    seen, ring_asked = [], []  # ring_asked: (index in written, cell, shift, (dark, ink, floor)) for faint_rings
+    seen, ring_asked = [], []  # ring_asked: (index in written, cell, shift, (dark, ink, floor)) for _faint_rings
     for cell in sheet.cells.values():
         shift = registration.shift(cell)
         light, gain = _exposure(page, raw, grey, cell, px_per_mm, shift)
@@ -261,19 +262,21 @@ def _faint_rings(page: np.ndarray, sheet: Sheet, raw: np.ndarray, near: dict, as
                  photo_px_per_mm: float, coarse: bool) -> tuple[list[tuple[int, str]], dict[int, float]]:
     """Of the `asked` cells (index in written, cell, shift, (dark, ink, floor)), those with a
     faint ring round the number (faint_ring) or else, in a photo of ROUND_SHARP px/mm or more,
-    round the box (round_ring), and why; and the share of the rays round each box looked at so
-    on a ring, found or not (guards.missed_circles). Each check looks at all its cells at once."""
-    inside = faint_rings([dark_ink_floor for *_, dark_ink_floor in asked], coarse)
-    rings = [(k, FAINT_RING_WHY) for (k, *_), found in zip(asked, inside) if found]
-    rest = [(k, cell, shift) for (k, cell, shift, _), found in zip(asked, inside) if not found]
+    round the box (round_ring), and why; and the share of the rays on each ring of each cell,
+    found or not (guards.missed_circles). Each check looks at all its cells at once."""
+    inside = dict(zip((k for k, *_ in asked), faint_ring_shares([dark_ink_floor for *_, dark_ink_floor in asked])))
+    bar = FAINT_RING_COARSE if coarse else FAINT_RING_ROUND
+    rings = [(k, FAINT_RING_WHY) for k, share in inside.items() if share >= bar]
+    rest = [(k, cell, shift) for k, cell, shift, _ in asked if inside[k] < bar]
     if not rest or photo_px_per_mm < ROUND_SHARP:
-        return rings, {}
+        return rings, {k: (share, 0.0) for k, share in inside.items()}
     # the print round the box, leaders and the map's lines too: a line darker on both sides
     print_near = of_print(raw, "print near", lambda: widened(print_around(sheet, px_per_mm)))
     boxes = [(of_print(raw, ("rays", cell.id), lambda cell=cell: rays_of(cell, near[cell.id], print_near, px_per_mm)),
               shift) for _, cell, shift in rest]
-    shares = dict(zip((k for k, *_ in rest), ring_shares(page, boxes, px_per_mm)))
-    return rings + [(k, ROUND_RING_WHY) for k, share in shares.items() if share >= ROUND_RING_SHARE], shares
+    around = dict(zip((k for k, *_ in rest), ring_shares(page, boxes, px_per_mm)))
+    rings += [(k, ROUND_RING_WHY) for k, share in around.items() if share >= ROUND_RING_SHARE]
+    return rings, {k: (share, around.get(k, 0.0)) for k, share in inside.items()}
 
 
 def _round_of(page: np.ndarray, raw: np.ndarray, printed: np.ndarray, near: list, cell: Cell,

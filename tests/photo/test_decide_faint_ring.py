@@ -170,7 +170,7 @@ def test_faint_pencil_circles_on_a_map_photo_are_flagged_not_lost(monkeypatch, t
     ringed = [result.reads[cid] for cid in circled if FAINT_RING_WHY in result.reads[cid].why]
     assert ringed and all(read.unsure and read.value == marks[read.id] for read in ringed)
 
-    monkeypatch.setattr(photo_read, "faint_rings", lambda cells, coarse: [False] * len(cells))
+    monkeypatch.setattr(photo_read, "faint_ring_shares", lambda cells: [0.0] * len(cells))
     _, lost_without, plain_flagged_without = counts(read_photo(photo))
     assert len(lost_without) >= 5
     assert len(plain_flagged) <= len(plain_flagged_without)
