@@ -2,9 +2,10 @@
 resguardado, y luego tacha una de las casillas de Resguardo de tu hoja de puntuación" (Rolling
 America y España). Where a photo's guard boxes are ticked more often than circled numbers were
 found, a circle was missed: a circle too faint, or hugging the box's outline, for every circle
-check. The boxes with the most sign of a faint ring round them (round_ring's share of rays)
-are then flagged, as many as circles are missing, and so are the guard boxes ticked beyond
-the circles found, for the player to look for the circle."""
+check. The numbers with the most sign of a faint ring round the box (round_ring's share of
+rays), and apart those with the most of one round the number (faint_ring's), are then
+flagged, as many of each as circles are missing, and so are the guard boxes ticked beyond the
+circles found, for the player to look for the circle."""
 
 from __future__ import annotations
 
@@ -16,13 +17,13 @@ from rnwprint.photo.decide import CellRead, flagged
 
 #: the counter whose tick boxes are ticked once for each circled number
 GUARD_COUNTER = "guard"
-#: a number read plain and sure is flagged as the missing circle from this share of its rays on
-#: a faint ring on: strangers' circles lost so had 0.08-0.37 (their photos' other boxes
-#: mostly 0, a few by a coastline up to 0.47: the likeliest are flagged first)
+#: a number read plain and sure is flagged as the missing circle from this share of the rays
+#: round its box on a faint ring on: strangers' circles lost so had 0.08-0.37 (their photos'
+#: other boxes mostly 0: the likeliest are flagged first)
 MISSED_RING_FLOOR = 0.05
 #: and, apart, those with the most of a faint ring round the number, from MISSED_INSIDE_OVER
-#: times the photo's median (the number's own strokes rise beyond it on some rays) or
-#: MISSED_INSIDE_FLOOR on
+#: times the photo's median (the number's own strokes rise beyond it on some rays: a median
+#: of 0.02-0.16 on strangers' photos, their lost circles 0.19-0.38) or MISSED_INSIDE_FLOOR on
 MISSED_INSIDE_FLOOR, MISSED_INSIDE_OVER = 0.1, 3.0
 MISSED_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): faint marks round this box, is the number guarded?"
 MISSED_TICK_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): is a circle missed?"
