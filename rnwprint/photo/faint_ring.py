@@ -44,8 +44,12 @@ def faint_ring(dark: np.ndarray, ink: np.ndarray, floor: float, coarse: bool = F
 
 def faint_rings(cells: list[tuple[np.ndarray, np.ndarray, float]], coarse: bool = False) -> list[bool]:
     """faint_ring of each (dark, ink, floor), looked at together (see ring_shares)."""
-    bar = FAINT_RING_COARSE if coarse else FAINT_RING_ROUND
-    return [share >= bar for share in ring_shares(cells)]
+    return [share >= ring_bar(coarse) for share in ring_shares(cells)]
+
+
+def ring_bar(coarse: bool) -> float:
+    """The share of the rays on a ring from which a faint ring goes round the number."""
+    return FAINT_RING_COARSE if coarse else FAINT_RING_ROUND
 
 
 def ring_shares(cells: list[tuple[np.ndarray, np.ndarray, float]]) -> list[float]:

@@ -29,7 +29,7 @@ from rnwprint.photo.decide import (  # noqa: F401
 from rnwprint.photo.ink import (  # noqa: F401
     BORDER_MM, GRAIN_SPREAD, INK_DARKNESS, INK_RELATIVE, PEN_OVER_PRINT, STROKE_MM, TICK_EDGE, _darkest,
     _cell_crop, _darkness, _grain, _ink, _off_print, _share_inside, _take_print_away)
-from rnwprint.photo.faint_ring import FAINT_RING_COARSE, FAINT_RING_ROUND, FAINT_RING_WHY
+from rnwprint.photo.faint_ring import FAINT_RING_WHY, ring_bar
 from rnwprint.photo.faint_ring import ring_shares as faint_ring_shares
 from rnwprint.photo.guards import missed_circles
 from rnwprint.photo.pale import PALE_TICK_MM, PALE_WHY, pale_strokes
@@ -259,15 +259,14 @@ def separate(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: b
 
 
 def _faint_rings(page: np.ndarray, sheet: Sheet, raw: np.ndarray, near: dict, asked: list, px_per_mm: float,
-                 photo_px_per_mm: float, coarse: bool) -> tuple[list[tuple[int, str]], dict[int, float]]:
+                 photo_px_per_mm: float, coarse: bool) -> tuple[list[tuple[int, str]], dict[int, tuple[float, float]]]:
     """Of the `asked` cells (index in written, cell, shift, (dark, ink, floor)), those with a
     faint ring round the number (faint_ring) or else, in a photo of ROUND_SHARP px/mm or more,
     round the box (round_ring), and why; and the share of the rays on each ring of each cell,
     found or not (guards.missed_circles). Each check looks at all its cells at once."""
     inside = dict(zip((k for k, *_ in asked), faint_ring_shares([dark_ink_floor for *_, dark_ink_floor in asked])))
-    bar = FAINT_RING_COARSE if coarse else FAINT_RING_ROUND
-    rings = [(k, FAINT_RING_WHY) for k, share in inside.items() if share >= bar]
-    rest = [(k, cell, shift) for k, cell, shift, _ in asked if inside[k] < bar]
+    rings = [(k, FAINT_RING_WHY) for k, share in inside.items() if share >= ring_bar(coarse)]
+    rest = [(k, cell, shift) for k, cell, shift, _ in asked if inside[k] < ring_bar(coarse)]
     if not rest or photo_px_per_mm < ROUND_SHARP:
         return rings, {k: (share, 0.0) for k, share in inside.items()}
     # the print round the box, leaders and the map's lines too: a line darker on both sides
