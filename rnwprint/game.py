@@ -44,6 +44,9 @@ class Game:
     # them): name -> the locale key of what the box holds
     totals: dict[str, str] = field(default_factory=dict)
     allows_guarded: bool = False
+    # the counter whose boxes are ticked once for each circled number (Rolling's "guard"): the
+    # photo reader flags where more are ticked than circles found (photo/guards.py)
+    guard_counter: str = ""
     replay: Callable[[Entries, pathlib.Path, str], Report] | None = None  # audit against a game log
     # game-specific top-level keys a typed-in file may carry (e.g. a custom tower's drawing)
     extra_keys: tuple[str, ...] = ()

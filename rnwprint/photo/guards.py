@@ -15,8 +15,6 @@ from rnwprint.core.entries import Guarded
 from rnwprint.core.sheet import Sheet
 from rnwprint.photo.decide import CellRead, flagged
 
-#: the counter whose tick boxes are ticked once for each circled number
-GUARD_COUNTER = "guard"
 #: a number read plain and sure is flagged as the missing circle from this share of the rays
 #: round its box on a faint ring on: strangers' circles lost so had 0.08-0.37 (their photos'
 #: other boxes mostly 0: the likeliest are flagged first)
@@ -29,13 +27,14 @@ MISSED_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): fain
 MISSED_TICK_WHY = "more guard boxes ticked ({}) than circled numbers found ({}): is a circle missed?"
 
 
-def missed_circles(reads: dict[str, CellRead], sheet: Sheet, rings: dict[str, tuple[float, float]]) -> dict[str, CellRead]:
-    """`reads` of `sheet` with the missing circles flagged (see the module), where more guard
-    boxes are ticked than circled numbers were found. `rings`: cell id -> the share of the
-    rays on a faint ring round the number (faint_ring) and round the box (round_ring), where
-    looked at."""
+def missed_circles(reads: dict[str, CellRead], sheet: Sheet, counter: str,
+                   rings: dict[str, tuple[float, float]]) -> dict[str, CellRead]:
+    """`reads` of `sheet` with the missing circles flagged (see the module), where more boxes
+    of the guard `counter` (Game.guard_counter) are ticked than circled numbers were found.
+    `rings`: cell id -> the share of the rays on a faint ring round the number (faint_ring)
+    and round the box (round_ring), where looked at."""
     ticked = [cid for cid, read in reads.items()
-              if sheet.cells[cid].kind == "tick" and sheet.cells[cid].counter == GUARD_COUNTER and read.value is True]
+              if sheet.cells[cid].kind == "tick" and sheet.cells[cid].counter == counter and read.value is True]
     found = sum(isinstance(read.value, Guarded) for read in reads.values())
     missing = len(ticked) - found
     if missing <= 0:

@@ -118,7 +118,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
                        "(photograph a sheet the players write on)", where)
     if any(c.kind not in ("number", "tick") for c in sheet.cells.values()):  # places its game reads itself
         return _read_places(path, image, damage, fix, sheet, clock, mirrored)
-    guarded = _allows_guarded(fix.identity.game)
+    guarded, guard_counter = _guarding(fix.identity.game)
     clock.stages(fix.timings, last="homography")  # what locate did not time is its fit's
     _printed(sheet, PX_PER_MM)
     clock.stage("print")
@@ -126,7 +126,7 @@ def read_photo(path: str | pathlib.Path) -> PhotoRead:
     clock.stage("model")
     page = rectify_around_cells(image, fix, sheet, PX_PER_MM)
     clock.stage("rectify")
-    reads = read_cells(page, sheet, PX_PER_MM, guarded, fix.px_per_mm)
+    reads = read_cells(page, sheet, PX_PER_MM, guarded, fix.px_per_mm, guard_counter)
     reads = {cid: reads[cid] for cid in sheet.cells}  # in the sheet's order, written or not (--json's)
     reads = _outside_flagged(_coarse_flagged(reads, fix), sheet, fix)
     clock.stage("cells")
@@ -184,17 +184,20 @@ def _unmirrored(image: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def _allows_guarded(game: str) -> bool:
-    """Whether the game has guarded (circled) numbers, kept on disk with the sheets: on a
-    cache hit the games need not be imported (sheet_for has checked the name)."""
+def _guarding(game: str) -> tuple[bool, str]:
+    """Whether the game has guarded (circled) numbers, and its guard counter (Game.guard_counter),
+    kept on disk with the sheets: on a cache hit the games need not be imported (sheet_for has
+    checked the name)."""
     from rnwprint.cache import cached
 
-    def ask() -> bool:
+    def ask() -> tuple[bool, str]:
         from rnwprint.games import get_game
 
-        return get_game(game).allows_guarded
+        return get_game(game).allows_guarded, get_game(game).guard_counter
 
-    return cached("guarded", game, ask, lambda b: b"1" if b else b"0", lambda d: {b"1": True, b"0": False}[d])
+    # (a damaged entry fails to decode and is built again)
+    return cached("guarded", game, ask, lambda g: (b"1" if g[0] else b"0") + g[1].encode(),
+                  lambda d: ({b"1": True, b"0": False}[d[:1]], d[1:].decode()))
 
 
 def _read_places(path, image, damage, fix, sheet: Sheet, clock, mirrored: bool) -> PhotoRead:

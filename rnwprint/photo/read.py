@@ -265,8 +265,9 @@ def _faint_rings(page: np.ndarray, sheet: Sheet, raw: np.ndarray, near: dict, as
     round the box (round_ring), and why; and the share of the rays on each ring of each cell,
     found or not (guards.missed_circles). Each check looks at all its cells at once."""
     inside = dict(zip((k for k, *_ in asked), faint_ring_shares([dark_ink_floor for *_, dark_ink_floor in asked])))
-    rings = [(k, FAINT_RING_WHY) for k, share in inside.items() if share >= ring_bar(coarse)]
-    rest = [(k, cell, shift) for k, cell, shift, _ in asked if inside[k] < ring_bar(coarse)]
+    bar = ring_bar(coarse)
+    rings = [(k, FAINT_RING_WHY) for k, share in inside.items() if share >= bar]
+    rest = [(k, cell, shift) for k, cell, shift, _ in asked if inside[k] < bar]
     if not rest or photo_px_per_mm < ROUND_SHARP:
         return rings, {k: (share, 0.0) for k, share in inside.items()}
     # the print round the box, leaders and the map's lines too: a line darker on both sides
@@ -383,8 +384,9 @@ def _after_circle(light: str, ringed: bool, why: str, grainy: bool) -> str:
 
 
 def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded: bool,
-               photo_px_per_mm: float) -> dict[str, CellRead]:
-    """Read every cell of `sheet` from the rectified grey `page`."""
+               photo_px_per_mm: float, guard_counter: str = "") -> dict[str, CellRead]:
+    """Read every cell of `sheet` from the rectified grey `page`; its `guard_counter`'s boxes
+    (Game.guard_counter) checked against the circles found (guards.missed_circles)."""
     reads, written = separate(page, sheet, px_per_mm, allows_guarded, photo_px_per_mm)
     mine = _read_all(written)
     # cells read a second way too (Written.again), as plain numbers, all in one batch, each
@@ -395,7 +397,9 @@ def read_cells(page: np.ndarray, sheet: Sheet, px_per_mm: float, allows_guarded:
         mine[i] = judge(mine[i], other)
     for w, read in zip(written, mine):
         reads[w.cell.id] = _in_light(replace(read, offset_mm=w.offset_mm), w.light)
-    return missed_circles(reads, sheet, {w.cell.id: w.ring for w in written}) if allows_guarded else reads
+    if not guard_counter:
+        return reads
+    return missed_circles(reads, sheet, guard_counter, {w.cell.id: w.ring for w in written})
 
 
 def _ring_or_stroke(guarded: CellRead, plain: CellRead) -> CellRead:

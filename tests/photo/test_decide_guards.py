@@ -42,7 +42,7 @@ def around(**shares) -> dict[str, tuple[float, float]]:
 
 def test_two_guards_ticked_one_circle_found_flags_the_box_with_the_most_ring_and_the_second_guard():
     reads = reads_of({"AZ": 3, "CA": 4, "NV": 5, "TX": Guarded(2), "guard:1": True, "guard:2": True})
-    after = missed_circles(reads, SHEET, around(AZ=0.3, CA=0.1, NV=0.0))
+    after = missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.3, CA=0.1, NV=0.0))
     assert flagged_ids(reads, after) == {"AZ", "guard:2"}
     assert after["AZ"].why == MISSED_WHY.format(2, 1) and after["AZ"].value == 3
     assert after["guard:2"].why == MISSED_TICK_WHY.format(2, 1) and after["guard:2"].value is True
@@ -50,31 +50,31 @@ def test_two_guards_ticked_one_circle_found_flags_the_box_with_the_most_ring_and
 
 def test_as_many_boxes_are_flagged_as_circles_are_missing():
     reads = reads_of({"AZ": 3, "CA": 4, "NV": 5, "guard:1": True, "guard:2": True, "guard:3": True})
-    after = missed_circles(reads, SHEET, around(AZ=0.3, CA=0.01, NV=0.2))
+    after = missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.3, CA=0.01, NV=0.2))
     assert flagged_ids(reads, after) == {"AZ", "NV", "guard:1", "guard:2", "guard:3"}
 
 
 def test_as_many_circles_as_guards_ticked_changes_nothing():
     reads = reads_of({"AZ": 3, "TX": Guarded(2), "CA": Guarded(4), "guard:1": True, "guard:2": True})
-    assert missed_circles(reads, SHEET, around(AZ=0.9)) == reads
+    assert missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.9)) == reads
 
 
 def test_a_circle_read_flagged_still_counts_as_found():
     reads = reads_of({"AZ": 3, "guard:1": True})
     reads["TX"] = CellRead("TX", Guarded(2), 0.6, True, "best guess 60% sure")
-    assert missed_circles(reads, SHEET, around(AZ=0.9)) == reads
+    assert missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.9)) == reads
 
 
 @pytest.mark.parametrize("share, flagged", [(MISSED_RING_FLOOR, True), (MISSED_RING_FLOOR - 0.001, False)])
 def test_a_box_is_a_candidate_from_the_floor_of_ring_on(share, flagged):
     reads = reads_of({"AZ": 3, "guard:1": True})
-    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, around(AZ=share)))) == flagged
+    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=share)))) == flagged
 
 
 def test_only_numbers_read_plain_and_sure_are_candidates():
     reads = reads_of({"AZ": CROSSED, "CA": Guarded(4), "guard:1": True, "guard:2": True})
     reads["NV"] = CellRead("NV", 5, 0.6, True, "best guess 60% sure")
-    after = missed_circles(reads, SHEET, around(AZ=0.9, CA=0.9, NV=0.9, TX=0.9))  # TX: blank
+    after = missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.9, CA=0.9, NV=0.9, TX=0.9))  # TX: blank
     assert flagged_ids(reads, after) == {"guard:2"}
     assert after["NV"].why == "best guess 60% sure"
 
@@ -86,26 +86,26 @@ def test_a_ring_round_the_number_counts_from_three_times_the_photo_s_median(shar
     assert MISSED_INSIDE_OVER * 0.04 > MISSED_INSIDE_FLOOR
     reads = reads_of({"AZ": 3, "CA": 4, "NV": 5, "UT": 2, "guard:1": True})
     rings = {"AZ": (share, 0.0), "CA": (0.04, 0.0), "NV": (0.04, 0.0), "UT": (0.03, 0.0)}
-    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, rings))) == flagged
+    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, GAME.guard_counter, rings))) == flagged
 
 
 def test_the_likeliest_by_either_ring_are_flagged():
     """Round the number and round the box are told apart: each gives its likeliest."""
     reads = reads_of({"AZ": 3, "CA": 4, "NV": 5, "UT": 2, "guard:1": True})
     rings = {"AZ": (0.3, 0.0), "CA": (0.0, 0.2), "NV": (0.0, 0.1), "UT": (0.0, 0.0)}
-    assert flagged_ids(reads, missed_circles(reads, SHEET, rings)) == {"AZ", "CA", "guard:1"}
+    assert flagged_ids(reads, missed_circles(reads, SHEET, GAME.guard_counter, rings)) == {"AZ", "CA", "guard:1"}
 
 
 @pytest.mark.parametrize("share, flagged", [(MISSED_INSIDE_FLOOR, True), (MISSED_INSIDE_FLOOR - 0.001, False)])
 def test_a_ring_round_the_number_counts_from_the_floor_where_the_photo_shows_none(share, flagged):
     reads = reads_of({"AZ": 3, "CA": 4, "NV": 5, "guard:1": True})
     rings = {"AZ": (share, 0.0), "CA": (0.0, 0.0), "NV": (0.0, 0.0)}
-    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, rings))) == flagged
+    assert ("AZ" in flagged_ids(reads, missed_circles(reads, SHEET, GAME.guard_counter, rings))) == flagged
 
 
 def test_other_counters_ticked_are_no_guards():
     reads = reads_of({"AZ": 3, "rounds:1": True, "dupe:1": True, "colour_change:1": True})
-    assert missed_circles(reads, SHEET, around(AZ=0.9)) == reads
+    assert missed_circles(reads, SHEET, GAME.guard_counter, around(AZ=0.9)) == reads
 
 
 def test_a_map_photo_with_guards_ticked_and_no_circle_asks_for_the_circles(tmp_path, monkeypatch):
@@ -127,3 +127,11 @@ def test_a_map_photo_with_guards_ticked_and_no_circle_asks_for_the_circles(tmp_p
     reads = read_photo(circled).reads
     assert isinstance(reads["TX"].value, Guarded) and isinstance(reads["OK"].value, Guarded)
     assert not any("guard boxes ticked" in read.why for read in reads.values())
+
+
+@pytest.mark.parametrize("name", sorted(name for name, game in GAMES.items() if game.guard_counter))
+def test_a_game_s_guard_counter_names_tick_boxes_of_its_sheet(name):
+    game = GAMES[name]
+    sheet = game.build(game.default_variant, "en", "a4")
+    assert game.allows_guarded
+    assert any(cell.kind == "tick" and cell.counter == game.guard_counter for cell in sheet.cells.values())

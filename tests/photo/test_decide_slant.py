@@ -29,7 +29,7 @@ def read_as_cells(monkeypatch, crops, circled=False):
     written = [photo_read.Written(replace(DIE_CELL, id=f"c{k}"), [crop], False, circled, 0.1, (0.0, 0.0))
                for k, crop in enumerate(crops)]
     monkeypatch.setattr(photo_read, "separate", lambda *args: ({}, written))
-    reads = photo_read.read_cells(None, None, 8.0, False, 8.0)  # (separate is patched: no guard boxes)
+    reads = photo_read.read_cells(None, None, 8.0, True, 8.0)
     return [reads[f"c{k}"] for k in range(len(crops))]
 
 

@@ -26,6 +26,7 @@ def _game(name: str, variant: str) -> Game:
         counters=COUNTERS,
         totals={"x": "rolling-audit.total_x"},
         allows_guarded=True,
+        guard_counter="guard",  # "Encierra el número en un círculo … y luego tacha una de las casillas de Resguardo"
         commands="rnwprint.games.rolling.commands",
     )
 
